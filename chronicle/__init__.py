@@ -1,0 +1,119 @@
+"""The `chronicle` command: serve (API + worker, embedded Redis by default), worker, replay.
+
+It sits above every other layer: it starts processes and wires them by environment variables.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="chronicle", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser(
+        "serve", help="run the API and a worker (embedded Redis if no REDIS_URL)"
+    )
+    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
+    serve.add_argument("--data-dir", default=os.environ.get("CHRONICLE_DATA_DIR") or "var")
+    serve.add_argument("--api-processes", type=int, default=os.cpu_count() or 2)
+    serve.add_argument("--workers", type=int, default=1, help="worker processes")
+    worker = sub.add_parser("worker", help="run an RQ worker (needs REDIS_URL)")
+    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
+    replay = sub.add_parser("replay", help="replay an exported log through the rules")
+    replay.add_argument("file", type=Path)
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "worker":
+        from workers.main import run
+
+        run(burst=args.burst)
+        return 0
+    return _replay(args.file)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    from service.redis_server import RedisServer
+
+    env = dict(os.environ)
+    redis_server = None
+    if not env.get("REDIS_URL"):
+        redis_server = RedisServer(Path(args.data_dir) / "redis")
+        env["REDIS_URL"] = redis_server.start()
+        print(f"chronicle: embedded Redis at {env['REDIS_URL']} (data in {redis_server.data_dir})")
+    procs: list[subprocess.Popen[Any]] = []
+    gunicorn = [
+        sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
+        "--workers", str(args.api_processes), "--worker-class", "gthread", "--threads", "8",
+        "--timeout", "60", "--graceful-timeout", "5", "service.app:create_app()",
+    ]  # fmt: skip
+    procs.append(subprocess.Popen(gunicorn, env=env))
+    for _ in range(args.workers):
+        procs.append(subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env))
+    print(f"chronicle: API on http://{args.host}:{args.port}/api/v1 (docs: /api/v1/docs)")
+    stopping = False
+
+    def stop(signum: int, frame: Any) -> None:
+        nonlocal stopping
+        stopping = True
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    code = 0
+    while not stopping:
+        time.sleep(0.2)
+        dead = [p for p in procs if p.poll() is not None]
+        if dead:
+            print(
+                f"chronicle: a child process exited ({dead[0].args[2]}); stopping", file=sys.stderr
+            )
+            code = 1
+            break
+    for p in procs:
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+    for p in procs:
+        try:
+            p.wait(10)
+        except subprocess.TimeoutExpired:
+            p.kill()
+    if redis_server:
+        redis_server.stop()
+    print("chronicle: stopped")
+    return code
+
+
+def _replay(path: Path) -> int:
+    from domain import games
+    from projections.records import from_full
+    from projections.replay import ReplayError, replay
+
+    doc = json.loads(path.read_text())
+    game = games.get(doc.get("game", ""))
+    if game is None:
+        print(f"unknown game {doc.get('game')!r}", file=sys.stderr)
+        return 2
+    try:
+        match = replay(game, doc["seed"], [from_full(e) for e in doc["events"]])
+    except ReplayError as exc:
+        print(f"refused: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({
+        "game": game.id, "version": match.version, "status": match.status(game),
+        "result": match.result, "state": game.full_view(match.state),
+    }, indent=2))  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from chronicle import main
+
+sys.exit(main())

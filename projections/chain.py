@@ -1,0 +1,40 @@
+"""The tamper-evident hash chain over a game's log.
+
+``hash_v = HMAC-SHA256(chain_key, hash_{v-1} || canonical(event_v))`` with ``hash_0 = ""``.
+The key is derived from the game's secret seed.  A plain SHA-256 chain would let a player
+brute-force a hidden event (a drawn card has a handful of possible values) from the hashes they
+are shown; keyed by the seed, the chain reveals nothing until the seed is revealed at the end,
+after which anyone can recompute it from the export.  Players who keep the ``head_hash`` they
+saw during the game can then prove the exported log is the one they played.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterable
+
+from projections.records import Recorded, dumps
+
+GENESIS = ""
+
+
+def chain_key(seed: str) -> bytes:
+    return hashlib.sha256(b"chronicle-chain:" + seed.encode()).digest()
+
+
+def link(key: bytes, prev: str, rec: Recorded) -> str:
+    return hmac.new(key, prev.encode() + dumps(rec.body()).encode(), hashlib.sha256).hexdigest()
+
+
+def first_break(key: bytes, records: Iterable[Recorded], prev: str = GENESIS) -> int | None:
+    """The first version whose hash does not chain (or whose version has a gap), else None."""
+    expected_version = None
+    for rec in records:
+        if expected_version is not None and rec.version != expected_version:
+            return rec.version
+        if not hmac.compare_digest(link(key, prev, rec), rec.hash):
+            return rec.version
+        prev = rec.hash
+        expected_version = rec.version + 1
+    return None

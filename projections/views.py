@@ -1,0 +1,65 @@
+"""What a caller may see: views, redacted events, summaries.
+
+The secrecy policy of each game lives in its own ``view`` module (``view``, ``full_view``,
+``redact``); this module only decides *which* of them applies to a caller:
+
+- a seat sees its own view; spectators and the host see the public view (the host has powers,
+  not sight); the operator (admin) sees everything;
+- once a game is finished everything is revealed, to everyone, for replay.  A replay at an
+  earlier version shows what the caller saw then, unless the caller asks to ``reveal`` it
+  (allowed once the game is finished).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from domain.engine import FINISHED, Game, Match
+from projections.records import Recorded, public
+
+SEAT, SPECTATOR, HOST, ADMIN = "seat", "spectator", "host", "admin"
+
+
+@dataclass(frozen=True)
+class Caller:
+    role: str
+    seat: int | None = None
+
+    @property
+    def sight(self) -> int | None:
+        """The seat whose information this caller may see (None: public only)."""
+        return self.seat if self.role == SEAT else None
+
+
+def view_doc(
+    game: Game, game_id: str, match: Match, caller: Caller, reveal: bool
+) -> dict[str, Any]:
+    """The contract's view document of ``match`` for ``caller``."""
+    status = match.status(game)
+    full = reveal or caller.role == ADMIN or status == FINISHED
+    doc: dict[str, Any] = {
+        "id": game_id,
+        "game": game.id,
+        "version": match.version,
+        "status": status,
+        "you": caller.sight,
+        "to_act": list(match.to_act(game)),
+        "state": game.full_view(match.state) if full else game.view(match.state, caller.sight),
+    }
+    if match.result is not None:
+        doc["result"] = match.result
+    return doc
+
+
+def events_for(
+    game: Game, records: Iterable[Recorded], caller: Caller, reveal: bool
+) -> list[dict[str, Any]]:
+    """Events in the contract's shape, each redacted for ``caller`` unless revealed."""
+    full = reveal or caller.role == ADMIN
+    return [public(r, r.data if full else game.redact(r.event, caller.sight)) for r in records]
+
+
+def seats_doc(match: Match) -> list[dict[str, Any]]:
+    return [{"seat": i, "name": p.name, "bot": p.bot} for i, p in enumerate(match.config.players)]

@@ -1,0 +1,77 @@
+"""The Flask app factory: ``create_app()`` builds the API over a ``Chronicle`` service.
+
+Nothing connects at import time: gunicorn calls ``create_app()`` in each worker process.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, jsonify
+from flask_smorest import Api
+
+from service.config import Settings
+from service.connections import connect
+from service.games import Chronicle
+from service.http import errors
+from service.http.api import blp
+from service.jobs import RQJobQueue
+from service.store import EventStore
+
+MAX_BODY = 64 * 1024
+
+
+class ChronicleApi(Api):
+    """flask-smorest's Api with errors in the contract's shape."""
+
+    def handle_http_exception(self, error: Any) -> Any:
+        return errors.http_error(error)
+
+
+health = Blueprint("health", __name__)
+
+
+@health.get("/healthz")
+def healthz() -> Any:
+    return jsonify({"status": "ok"})
+
+
+@health.get("/readyz")
+def readyz() -> Any:
+    ch: Chronicle = current_app.extensions["chronicle"]
+    ch.store.r.ping()  # a RedisError becomes 503 unavailable
+    return jsonify({"status": "ready"})
+
+
+def build_chronicle(settings: Settings) -> Chronicle:
+    if not settings.redis_url:
+        raise RuntimeError("REDIS_URL is not set (use `chronicle serve` for the embedded Redis)")
+    events = connect(settings.redis_url)
+    queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
+    return Chronicle(EventStore(events), RQJobQueue(queue), settings.admin_token)
+
+
+def create_app(settings: Settings | None = None, chronicle: Chronicle | None = None) -> Flask:
+    app = Flask("chronicle")
+    app.config.update(
+        MAX_CONTENT_LENGTH=MAX_BODY,
+        API_TITLE="Chronicle",
+        API_VERSION="v1",
+        OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1",
+        OPENAPI_JSON_PATH="openapi.json",
+        OPENAPI_SWAGGER_UI_PATH="docs",
+        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": "Event-sourced game log and replay service. See contract.md.",
+            },
+        },
+    )
+    api = ChronicleApi(app)
+    api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
+    api.register_blueprint(blp)
+    app.register_blueprint(health)
+    errors.install(app)
+    app.extensions["chronicle"] = chronicle or build_chronicle(settings or Settings.from_env())
+    return app

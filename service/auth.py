@@ -1,0 +1,58 @@
+"""Tokens and who is calling.
+
+Seat and host tokens are 256-bit random strings handed out once, at creation; only their
+SHA-256 hashes are stored.  A presented token is hashed and compared in constant time with
+every stored hash of the game (a game has at most a handful), so neither the comparison nor
+the lookup depends on where a wrong token differs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Mapping
+
+from domain.errors import Refused
+from projections.views import ADMIN, HOST, SEAT, SPECTATOR, Caller
+
+
+class Unauthorized(Refused):
+    code = "unauthorized"
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def bearer(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header (None: no header)."""
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def resolve(meta: Mapping[str, str], token: str | None, admin_token: str | None) -> Caller:
+    """The caller a token stands for in this game; no token is a spectator."""
+    if token is None:
+        return Caller(SPECTATOR)
+    if admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
+        return Caller(ADMIN)
+    presented = token_hash(token)
+    found: Caller | None = None
+    for seat, stored in enumerate(json.loads(meta.get("tokens", "[]"))):
+        if stored and hmac.compare_digest(presented, stored):
+            found = Caller(SEAT, seat)
+    if hmac.compare_digest(presented, meta.get("host", "")):
+        found = Caller(HOST)
+    if found is None:
+        raise Unauthorized("the token is not valid for this game")
+    return found

@@ -1,0 +1,1 @@
+"""The HTTP edge: flask-smorest blueprints, marshmallow schemas, the error table."""

@@ -1,0 +1,101 @@
+"""Every error leaves in the contract's shape, from one table.
+
+``{"error": {"code", "message", "details"}}``.  Domain refusals map by class; werkzeug's HTTP
+errors (unknown route, body too large, malformed JSON, schema violations from webargs) keep
+their status with a contract code; an unreachable Redis is 503 ``unavailable``.  Anything else
+is a bug: it is logged (without request data, which may hold secrets) and answered 500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import redis
+from flask import Flask, jsonify
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import BadAction, Forbidden, IllegalAction, Refused, UndoRefused
+from service.auth import Unauthorized
+from service.games import ImportRefused, NotFound, VersionConflict
+
+log = logging.getLogger(__name__)
+
+STATUS: dict[type[Refused], int] = {
+    BadAction: 400,
+    Unauthorized: 401,
+    Forbidden: 403,
+    NotFound: 404,
+    VersionConflict: 409,
+    UndoRefused: 409,
+    IllegalAction: 422,
+    ImportRefused: 422,
+}
+
+HTTP_CODES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "bad_request",
+    422: "bad_request",
+    429: "rate_limited",
+}
+
+
+def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def http_error(error: HTTPException) -> tuple[Any, int]:
+    """werkzeug/webargs errors; webargs' schema errors become 400 with the fields named."""
+    status = error.code or 500
+    data = getattr(error, "data", None) or {}
+    messages = data.get("messages")
+    if messages:
+        details = _flatten(messages)
+        status = 400
+        names = ", ".join(sorted(details)) or "the request"
+        return jsonify(body("bad_request", f"invalid request: {names}", details)), status
+    if status >= 500:
+        log.error("unexpected server error: %s", error.name)
+        return jsonify(body("internal", "internal error; it has been logged")), 500
+    return jsonify(
+        body(HTTP_CODES.get(status, "bad_request"), error.description or error.name)
+    ), status
+
+
+def _flatten(messages: Any, prefix: str = "") -> dict[str, Any]:
+    """webargs nests errors by location ({"json": {"players": {"0": ...}}}); name fields."""
+    out: dict[str, Any] = {}
+    if isinstance(messages, dict):
+        for key, value in messages.items():
+            if key in ("json", "query", "headers", "form", "files") and not prefix:
+                out.update(_flatten(value, ""))
+            else:
+                name = f"{prefix}.{key}" if prefix else str(key)
+                if isinstance(value, dict):
+                    out.update(_flatten(value, name))
+                else:
+                    out[name] = value
+    else:
+        out[prefix or "body"] = messages
+    return out
+
+
+def install(app: Flask) -> None:
+    @app.errorhandler(Refused)
+    def refused(error: Refused) -> tuple[Any, int]:
+        status = next((s for cls, s in STATUS.items() if isinstance(error, cls)), 400)
+        return jsonify(body(error.code, error.message, error.details)), status
+
+    @app.errorhandler(redis.RedisError)
+    def unavailable(error: redis.RedisError) -> tuple[Any, int]:
+        log.warning("redis unavailable: %s", type(error).__name__)
+        return jsonify(body("unavailable", "the event store is unavailable; retry shortly")), 503
+
+    @app.errorhandler(RecursionError)
+    def too_deep(error: RecursionError) -> tuple[Any, int]:
+        return jsonify(body("bad_request", "the JSON body is nested too deeply")), 400

@@ -1,0 +1,204 @@
+"""Marshmallow schemas of the HTTP contract (``shared/contract.md``); they also generate the
+OpenAPI document.  Schemas live only here, at the edge; the domain sees plain dicts."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+NAME = validate.Length(min=1, max=64)
+
+
+class ErrorBody(Schema):
+    code = fields.Str(required=True, metadata={"description": "machine-readable code"})
+    message = fields.Str(required=True, metadata={"description": "what is wrong, for a person"})
+    details = fields.Dict(required=True)
+
+
+class Error(Schema):
+    error = fields.Nested(ErrorBody, required=True)
+
+
+class PlayerIn(Schema):
+    name = fields.Str(required=True, validate=NAME)
+    bot = fields.Str(load_default=None, allow_none=True, validate=validate.Length(max=32))
+
+
+class CreateGame(Schema):
+    game = fields.Str(required=True, validate=validate.Length(min=1, max=64))
+    players = fields.List(
+        fields.Nested(PlayerIn), required=True, validate=validate.Length(min=1, max=8)
+    )
+    options = fields.Dict(
+        keys=fields.Str(validate=validate.Length(max=32)),
+        values=fields.Str(validate=validate.Length(max=32)),
+        load_default=dict,
+    )
+    seed = fields.Str(
+        load_default=None,
+        validate=validate.Length(min=1, max=256),
+        metadata={"description": "optional: a seed chosen by the creator (reproducible games)"},
+    )
+
+
+class SeatOut(Schema):
+    seat = fields.Int(required=True)
+    name = fields.Str(required=True)
+    bot = fields.Str(allow_none=True)
+    token = fields.Str(metadata={"description": "the seat's secret token, shown once"})
+
+
+class Created(Schema):
+    id = fields.Str(required=True)
+    game = fields.Str(required=True)
+    options = fields.Dict(keys=fields.Str(), values=fields.Str(), required=True)
+    version = fields.Int(required=True)
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+    host_token = fields.Str(required=True)
+    seed_commitment = fields.Str(required=True)
+
+
+class Result(Schema):
+    scores = fields.Dict(keys=fields.Str(), values=fields.Float(), required=True)
+    winners = fields.List(fields.Int(), required=True)
+    ranking = fields.List(fields.Int(), required=True)
+    details = fields.Dict(required=True)
+
+
+class Summary(Schema):
+    id = fields.Str(required=True)
+    game = fields.Str(required=True)
+    options = fields.Dict(keys=fields.Str(), values=fields.Str(), required=True)
+    seats = fields.List(fields.Nested(SeatOut), required=True)
+    status = fields.Str(required=True, validate=validate.OneOf(["active", "scoring", "finished"]))
+    version = fields.Int(required=True)
+    to_act = fields.List(fields.Int(), required=True)
+    result = fields.Nested(Result)
+    seed_commitment = fields.Str(required=True)
+    created_at = fields.Str(required=True)
+    updated_at = fields.Str(required=True)
+
+
+class GameList(Schema):
+    games = fields.List(fields.Nested(Summary), required=True)
+    page = fields.Int(required=True)
+    per_page = fields.Int(required=True)
+    total = fields.Int(required=True, metadata={"description": "games matching the filters"})
+
+
+class ListQuery(Schema):
+    game = fields.Str(validate=validate.Length(max=64))
+    status = fields.Str(validate=validate.OneOf(["active", "scoring", "finished"]))
+    page = fields.Int(load_default=1, strict=False, validate=validate.Range(min=1, max=100_000))
+    per_page = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
+
+
+class ViewQuery(Schema):
+    version = fields.Int(validate=validate.Range(min=1))
+    reveal = fields.Bool(
+        load_default=False,
+        metadata={"description": "finished games only: show everything at that version"},
+    )
+
+
+class View(Schema):
+    id = fields.Str(required=True)
+    game = fields.Str(required=True)
+    version = fields.Int(required=True)
+    status = fields.Str(required=True)
+    you = fields.Int(allow_none=True, required=True)
+    to_act = fields.List(fields.Int(), required=True)
+    state = fields.Dict(required=True, metadata={"description": "the game's view (rules digest)"})
+    result = fields.Nested(Result)
+
+
+class Actions(Schema):
+    version = fields.Int(required=True)
+    actions = fields.List(fields.Dict(), required=True)
+
+
+class ActIn(Schema):
+    action = fields.Dict(
+        keys=fields.Str(), required=True, metadata={"description": "one of GET .../actions"}
+    )
+    expected_version = fields.Int(required=True, strict=True, validate=validate.Range(min=0))
+
+
+class Event(Schema):
+    version = fields.Int(required=True)
+    type = fields.Str(required=True)
+    seat = fields.Int(allow_none=True, required=True)
+    at = fields.Str(required=True)
+    data = fields.Dict(required=True)
+
+
+class Events(Schema):
+    version = fields.Int(required=True)
+    events = fields.List(fields.Nested(Event), required=True)
+
+
+class EventsQuery(Schema):
+    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    limit = fields.Int(load_default=100, validate=validate.Range(min=1, max=1000))
+    wait = fields.Float(
+        load_default=0,
+        validate=validate.Range(min=0, max=30),
+        metadata={"description": "long-poll up to this many seconds for events after `after`"},
+    )
+
+
+class UndoIn(Schema):
+    to_version = fields.Int(load_default=None, allow_none=True, strict=True)
+
+
+class Undone(Schema):
+    version = fields.Int(required=True)
+    undone = fields.List(fields.Nested(Event), required=True)
+
+
+class AuditEvent(Event):
+    actor = fields.Int(allow_none=True)
+    command = fields.Raw(allow_none=True)
+    hash = fields.Str(required=True)
+
+
+class UndoRecord(Schema):
+    by = fields.Str(required=True)
+    at = fields.Str(required=True)
+    from_version = fields.Int(required=True)
+    to_version = fields.Int(required=True)
+    events = fields.List(fields.Dict(), required=True)
+
+
+class Audit(Schema):
+    chain_ok = fields.Bool(required=True)
+    first_bad_version = fields.Int(allow_none=True)
+    head_hash = fields.Str(required=True)
+    events = fields.List(fields.Nested(AuditEvent), required=True)
+    undone = fields.List(fields.Nested(UndoRecord), required=True)
+
+
+class Export(Schema):
+    format = fields.Str(required=True, validate=validate.Equal("chronicle-export/1"))
+    id = fields.Str(required=True)
+    game = fields.Str(required=True)
+    options = fields.Dict(keys=fields.Str(), values=fields.Str(), required=True)
+    players = fields.List(fields.Nested(PlayerIn), required=True)
+    seed = fields.Str(required=True, validate=validate.Length(min=1, max=256))
+    seed_commitment = fields.Str(required=True)
+    created_at = fields.Str(required=True)
+    head_hash = fields.Str(required=True)
+    events = fields.List(fields.Nested(AuditEvent), required=True)
+    undone = fields.List(fields.Nested(UndoRecord), load_default=list)
+
+
+class CatalogGame(Schema):
+    id = fields.Str(required=True)
+    name = fields.Str(required=True)
+    players = fields.Dict(keys=fields.Str(), values=fields.Int(), required=True)
+    options = fields.Dict(required=True)
+    bots = fields.List(fields.Str(), required=True)
+    actions = fields.Dict(required=True)
+
+
+class Catalog(Schema):
+    games = fields.List(fields.Nested(CatalogGame), required=True)

@@ -1,0 +1,60 @@
+"""Enqueueing follow-up jobs on RQ.
+
+Jobs are named by dotted path (the service does not import the workers), carry primitive
+arguments, use the JSON serializer, and have deterministic ids (``bot-<game>-<version>-<seat>``,
+``score-<game>-<version>``): a job that finds the game moved on does nothing, so enqueueing one
+twice is harmless.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Protocol
+
+import redis
+from rq import Queue, Retry
+from rq.serializers import JSONSerializer
+
+from domain.engine import Job
+
+QUEUE = "chronicle"
+FUNCTIONS = {"bot": "workers.jobs.bot_turn", "score": "workers.jobs.score"}
+log = logging.getLogger(__name__)
+
+
+class JobQueue(Protocol):
+    def enqueue(self, jobs: Sequence[Job]) -> None: ...
+
+
+class RQJobQueue:
+    def __init__(self, connection: redis.Redis, name: str = QUEUE) -> None:
+        self.queue = Queue(name, connection=connection, serializer=JSONSerializer)
+
+    def enqueue(self, jobs: Sequence[Job]) -> None:
+        for job in jobs:
+            args = (
+                (job.game_id, job.version)
+                if job.seat is None
+                else (job.game_id, job.version, job.seat)
+            )
+            try:
+                self.queue.enqueue(
+                    FUNCTIONS[job.kind],
+                    *args,
+                    job_id=job.id,
+                    retry=Retry(max=3, interval=[1, 2, 4]),
+                    result_ttl=600,
+                    failure_ttl=86400,
+                )
+            except redis.RedisError:
+                # The append is already durable; a missing follow-up is found again by the
+                # worker's reconciler, so an enqueue failure must not fail the request.
+                log.warning("could not enqueue job %s", job.id, exc_info=True)
+
+
+class NoJobs:
+    """For tools that must not start follow-ups (e.g. `chronicle replay`)."""
+
+    def enqueue(self, jobs: Sequence[Job]) -> None:
+        return None

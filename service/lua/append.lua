@@ -1,0 +1,32 @@
+-- Append a batch of events, atomically and only if the log is still at the expected version
+-- and head hash.  KEYS: stream, meta, idempotency key, snapshot hash.
+-- ARGV: expected_version, expected_head, n_events,
+--       then per event: n_pairs, field, value, ...   (stream ids are "<version>-0")
+--       then n_meta_pairs, field, value, ...          (besides version and head)
+--       then new_head, idem_value ('' for none), idem_ttl,
+--       then snapshot version ('' for none), snapshot blob.
+-- Returns {1, new_version} or {0, current_version}.
+local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
+local head = redis.call('HGET', KEYS[2], 'head') or ''
+if version ~= tonumber(ARGV[1]) or head ~= ARGV[2] then
+  return {0, version}
+end
+local i = 3
+local n = tonumber(ARGV[i]); i = i + 1
+for k = 1, n do
+  local pairs_n = tonumber(ARGV[i]); i = i + 1
+  local fields = {}
+  for j = 1, pairs_n * 2 do fields[j] = ARGV[i + j - 1] end
+  i = i + pairs_n * 2
+  redis.call('XADD', KEYS[1], (version + k) .. '-0', unpack(fields))
+end
+local meta_n = tonumber(ARGV[i]); i = i + 1
+local meta = {'version', version + n}
+for j = 1, meta_n * 2 do meta[#meta + 1] = ARGV[i + j - 1] end
+i = i + meta_n * 2
+meta[#meta + 1] = 'head'; meta[#meta + 1] = ARGV[i]; i = i + 1
+redis.call('HSET', KEYS[2], unpack(meta))
+if ARGV[i] ~= '' then redis.call('SET', KEYS[3], ARGV[i], 'EX', tonumber(ARGV[i + 1])) end
+i = i + 2
+if ARGV[i] ~= '' then redis.call('HSET', KEYS[4], 'v', ARGV[i], 'blob', ARGV[i + 1]) end
+return {1, version + n}

@@ -1,0 +1,78 @@
+"""Fixtures that start real things: a Redis server on a free port (never a mock, never the
+machine's shared Redis), the API served over real HTTP, and real RQ worker processes."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+from werkzeug.serving import make_server
+
+from service.app import create_app
+from service.config import Settings
+from service.redis_server import RedisServer, free_port
+from tests.support.client import Client
+
+ADMIN_TOKEN = "test-admin-token"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    server = RedisServer(tmp_path_factory.mktemp("redis"), port=free_port(), persistent=False)
+    url = server.start()
+    yield url
+    server.stop()
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> redis.Redis:
+    return redis.Redis.from_url(redis_url)
+
+
+def settings(url: str) -> Settings:
+    return Settings(
+        redis_url=url, queue_redis_url=None, admin_token=ADMIN_TOKEN, data_dir=Path("var"), port=0
+    )
+
+
+@pytest.fixture(scope="session")
+def server_url(redis_url: str) -> Iterator[str]:
+    """The API on a real HTTP server (threaded werkzeug) on a free port."""
+    app = create_app(settings(redis_url))
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def api(server_url: str) -> Client:
+    return Client(server_url)
+
+
+def start_worker(url: str) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
+
+
+@pytest.fixture(scope="session")
+def worker(redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
+    """One real RQ worker process for the session (bot turns and final scoring)."""
+    proc = start_worker(redis_url)
+    time.sleep(0.5)
+    assert proc.poll() is None, "the worker process died at start"
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()

@@ -1,0 +1,49 @@
+"""The job functions RQ runs.  Plain functions with primitive arguments, idempotent: a job that
+finds the game moved on (another version, seat no longer to act, result already recorded) does
+nothing.  They use the same write path as HTTP requests (``Chronicle.act`` / ``finish``)."""
+
+from __future__ import annotations
+
+import logging
+
+from domain.rng import Rng
+from projections.views import SEAT, Caller
+from service.app import build_chronicle
+from service.config import Settings
+from service.games import Chronicle, VersionConflict
+
+log = logging.getLogger(__name__)
+_chronicle: Chronicle | None = None
+
+
+def chronicle() -> Chronicle:
+    """The worker process's service, built on first use (never at import)."""
+    global _chronicle
+    if _chronicle is None:
+        _chronicle = build_chronicle(Settings.from_env())
+    return _chronicle
+
+
+def bot_turn(game_id: str, version: int, seat: int) -> str:
+    """Play one turn for a bot seat, deciding from that seat's view only."""
+    ch = chronicle()
+    cur = ch.current(game_id)
+    match, game = cur.match, cur.game
+    if match.version != version or seat not in match.to_act(game):
+        return "stale"
+    name = match.config.players[seat].bot
+    if not name:
+        return "not a bot"
+    view = game.view(match.state, seat)
+    actions = game.legal_actions(match.state, seat)
+    action = game.bots[name](view, actions, Rng.at(cur.seed, version + 1, f"bot:{seat}"))
+    try:
+        ch.act(game_id, Caller(SEAT, seat), action, version)
+    except VersionConflict:
+        return "stale"
+    return "played"
+
+
+def score(game_id: str, version: int) -> str:
+    """Append the final result once the rules reached the end."""
+    return "scored" if chronicle().finish(game_id, version) else "stale"
