@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, jsonify
+from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_smorest import Api
 
 from service.config import Settings
@@ -15,14 +15,18 @@ from service.connections import connect
 from service.games import Chronicle
 from service.http import errors
 from service.http.api import blp
+from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.store import EventStore
 
 MAX_BODY = 64 * 1024
+MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger than an action
 
 
 class ChronicleApi(Api):
     """flask-smorest's Api with errors in the contract's shape."""
+
+    ERROR_SCHEMA = ApiError
 
     def handle_http_exception(self, error: Any) -> Any:
         return errors.http_error(error)
@@ -73,5 +77,11 @@ def create_app(settings: Settings | None = None, chronicle: Chronicle | None = N
     api.register_blueprint(blp)
     app.register_blueprint(health)
     errors.install(app)
+
+    @app.before_request
+    def larger_imports() -> None:
+        if request.path == "/api/v1/games/import":
+            request.max_content_length = MAX_IMPORT_BODY
+
     app.extensions["chronicle"] = chronicle or build_chronicle(settings or Settings.from_env())
     return app

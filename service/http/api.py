@@ -67,7 +67,7 @@ class CatalogResource(MethodView):
 class GamesResource(MethodView):
     @blp.arguments(s.CreateGame)
     @blp.response(201, s.Created)
-    @blp.alt_response(400, schema=s.Error, description="bad request")
+    @blp.alt_response(400, schema=s.ApiError, description="bad request")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game; the response holds each human seat's token and the host token, once."""
         return chronicle().create(
@@ -87,7 +87,7 @@ class GamesResource(MethodView):
 class ImportResource(MethodView):
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)
-    @blp.alt_response(422, schema=s.Error, description="tampered or illegal log")
+    @blp.alt_response(422, schema=s.ApiError, description="tampered or illegal log")
     def post(self, doc: dict[str, Any]) -> dict[str, Any]:
         """Import an exported log: it is replayed through the rules, refused if it was tampered
         with or holds an illegal action.  The game gets a new id and new tokens."""
@@ -97,7 +97,7 @@ class ImportResource(MethodView):
 @blp.route("/games/<game_id>")
 class GameResource(MethodView):
     @blp.response(200, s.Summary)
-    @blp.alt_response(404, schema=s.Error, description="unknown game")
+    @blp.alt_response(404, schema=s.ApiError, description="unknown game")
     @blp.doc(security=AUTH)
     def get(self, game_id: str) -> dict[str, Any]:
         """The game's summary."""
@@ -135,8 +135,8 @@ class ActionsResource(MethodView):
 
     @blp.arguments(s.ActIn)
     @blp.response(201, s.Events)
-    @blp.alt_response(409, schema=s.Error, description="version_conflict")
-    @blp.alt_response(422, schema=s.Error, description="illegal_action (names the rule)")
+    @blp.alt_response(409, schema=s.ApiError, description="version_conflict")
+    @blp.alt_response(422, schema=s.ApiError, description="illegal_action (names the rule)")
     @blp.doc(
         security=AUTH,
         parameters=[
@@ -190,7 +190,7 @@ class EventsResource(MethodView):
 class UndoResource(MethodView):
     @blp.arguments(s.UndoIn)
     @blp.response(200, s.Undone)
-    @blp.alt_response(409, schema=s.Error, description="undo_refused (with the reason)")
+    @blp.alt_response(409, schema=s.ApiError, description="undo_refused (with the reason)")
     @blp.doc(security=AUTH)
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Undo by truncating the log (policy: the game's `undo` option)."""
@@ -211,7 +211,7 @@ class AuditResource(MethodView):
 @blp.route("/games/<game_id>/export")
 class ExportResource(MethodView):
     @blp.response(200, s.Export)
-    @blp.alt_response(403, schema=s.Error, description="not finished")
+    @blp.alt_response(403, schema=s.ApiError, description="not finished")
     @blp.doc(security=AUTH)
     def get(self, game_id: str) -> dict[str, Any]:
         """The whole log with the revealed seed (finished games, or the operator)."""

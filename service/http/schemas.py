@@ -14,7 +14,7 @@ class ErrorBody(Schema):
     details = fields.Dict(required=True)
 
 
-class Error(Schema):
+class ApiError(Schema):
     error = fields.Nested(ErrorBody, required=True)
 
 
