@@ -247,6 +247,23 @@ class Chronicle:
             stored = self.store.idempotent(game_id, idem)
             if stored is not None:
                 return stored
+        try:
+            return self._act(game_id, caller, seat, action, expected_version, idem)
+        except VersionConflict:
+            # A concurrent request with the same key may have won: answer as it was answered.
+            if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
+                return stored
+            raise
+
+    def _act(
+        self,
+        game_id: str,
+        caller: Caller,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idem: str | None,
+    ) -> dict[str, Any]:
         cur = self.current(game_id)
         engine.check_shape(cur.game, action)
         if expected_version != cur.match.version:
@@ -260,14 +277,7 @@ class Chronicle:
             "version": version + len(records),
             "events": events_for(cur.game, records, caller, reveal=False),
         }
-        try:
-            self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
-        except VersionConflict:
-            if idem is not None:
-                stored = self.store.idempotent(game_id, idem)
-                if stored is not None:
-                    return stored
-            raise
+        self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:
