@@ -55,7 +55,8 @@ def _serve(args: argparse.Namespace) -> int:
     gunicorn = [
         sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
         "--workers", str(args.api_processes), "--worker-class", "gthread", "--threads", "8",
-        "--timeout", "60", "--graceful-timeout", "5", "service.app:create_app()",
+        "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket",
+        "service.app:create_app()",
     ]  # fmt: skip
     procs.append(subprocess.Popen(gunicorn, env=env))
     for _ in range(args.workers):
