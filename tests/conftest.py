@@ -60,7 +60,12 @@ def api(server_url: str) -> Client:
 
 
 def start_worker(url: str) -> subprocess.Popen[bytes]:
-    env = {**os.environ, "REDIS_URL": url, "PYTHONPATH": str(ROOT)}
+    env = {
+        **os.environ,
+        "REDIS_URL": url,
+        "PYTHONPATH": str(ROOT),
+        "CHRONICLE_RECONCILE_SECONDS": "1",
+    }
     return subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import threading
 import time
 
@@ -86,7 +87,8 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
     # No socket timeout here: the worker blocks on the queue for longer than the API's 2 s.
     conn_blocking = redis.Redis.from_url(settings.queue_redis_url or settings.redis_url)
     if reconcile and not burst:
-        threading.Thread(target=reconcile_forever, args=(settings,), daemon=True).start()
+        every = float(os.environ.get("CHRONICLE_RECONCILE_SECONDS") or 10)
+        threading.Thread(target=reconcile_forever, args=(settings, every), daemon=True).start()
     queue = Queue(QUEUE, connection=conn_blocking, serializer=JSONSerializer)
     worker = SimpleWorker([queue], connection=conn_blocking, serializer=JSONSerializer)
     worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
