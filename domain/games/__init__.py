@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from domain.engine import Game
 from domain.games.artus import GAME as ARTUS
+from domain.games.kings_and_castles import GAME as KINGS_AND_CASTLES
+from domain.games.lancaster import GAME as LANCASTER
 
-GAMES: dict[str, Game] = {g.id: g for g in (ARTUS,)}
+GAMES: dict[str, Game] = {g.id: g for g in (ARTUS, KINGS_AND_CASTLES, LANCASTER)}
 
 
 def get(game_id: str) -> Game | None:

@@ -1,0 +1,141 @@
+"""Kings and Castles (game id ``kings-and-castles``), after the rules digest KC-1 ... KC-10.
+
+Modules: ``board`` (components, data.json), ``state`` (the state dataclass), ``setup`` (KC-2),
+``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn flow, decide, evolve, result),
+``view`` (the whole secrecy policy), ``bots``.
+
+Counter ids: ``<colour>-<kind>-<n>`` with kinds ``knight``, ``men_at_arms``, ``archers``,
+``mercenary``, ``castle`` (``blue-men_at_arms-2``, ``pink-mercenary-3``).
+
+Events (``seat`` = the owner of the colour concerned; None for the game itself):
+
+- ``EnemiesPlaced`` (None, set-up): ``placements`` {territory: enemy unit id}.
+- ``CountersDrawn``: ``colour``, ``purpose`` (army, bonus, refill), ``household`` [ids],
+  ``bag`` [ids in draw order], ``refill_at`` (bag draws made before the destroyed counters went
+  back into the bag, or None), ``returned`` [ids put back].
+- ``CrownPlaced``: ``colour``, ``square``.
+- ``RouenOccupied``: ``colour``, ``counter``.
+- ``TerritoryCaptured``: ``colour`` (the King), ``target``, ``country``, ``side`` (royal,
+  baronial, enemy), ``attacker`` (colour of the units), ``counters`` [ids], ``defender``,
+  ``castle`` (or None), ``stays``, ``other_country`` (KC-5.4, after this attack).
+- ``AttacksEnded``: ``colour``.  ``CastlePlaced``: ``colour``, ``counter``, ``territory``.
+- ``CastlesEnded``, ``TaxDeclined``: ``colour`` (+ ``auto: true`` when nothing was to decide).
+- ``TaxCollected``: ``colour`` (the King), ``amounts`` {colour: n} (redacted to the viewer's own
+  colours), ``digits`` {colour: last digit of money after}, ``seats`` {colour: seat}.
+- ``TurnEnded`` (None): ``square``, ``next`` (None after the last square).
+- ``FinalTaxCollected`` (None, public): ``amounts`` {colour: n}, ``money`` {colour: total}.
+
+Choices where the digest is silent (read from the Japanese seed where it helps):
+
+- Seats and colours: 2 players: seat 0 green + pink, seat 1 blue + teal; 3 players: green, blue,
+  teal (pink unused); 4 players: green, blue, teal, pink.  Each colour has its own household,
+  army, tax markers (3, or 2 in the short game) and money.
+- Play order of colours (army forming, crown placing): seat order; with 2 players green, blue,
+  pink, teal, so each player alternates its two colours (seed: 交互に使用).  Crowns per colour
+  follow: squares / colours (6 or 3 with 2 and 4 players, 8 or 4 with 3 players).
+- Armies are formed (KC-2 step 4) before crowns are placed (step 5), as the digest orders them.
+- Every draw takes exactly what it owes (10 when forming, the bonus, or up to 10 when refilling)
+  as household counts plus a bag count; it stops short only if bag and destroyed pile are empty.
+- ``occupy_rouen`` puts a royal or baronial unit (any player colour, not an enemy unit) from the
+  King's army into Rouen.  If that army holds no such unit after the bonus draw, Rouen stays empty;
+  an empty territory cannot be attacked (attacks need a defender).
+- KC-5.3: the attacking units of the highest value are of one colour and kind, hence
+  interchangeable; the lowest id stays.  Mercenaries are interchangeable only with the same colour
+  and value, i.e. never (one of each value per colour), so each set of them is listed.
+- KC-5.4: royal units attack only the square's country.  Baronial and enemy units share the one
+  other country of the turn, fixed by the first of their attacks outside the square's country.
+  "Must attack" restricts where royal units go; the King may make no attack at all.
+- KC-5.5: in a contested country an enemy unit may attack any player colour's territory (royal too)
+  adjacent to another enemy-held territory; player units attack only enemy-held territories.
+- KC-7: any castle in the King's army (any colour) may go on any territory held by a royal or
+  baronial unit, in any country, with no castle yet; any number per turn.
+- KC-8: the King's colour earns double; with 2 players the King's other colour earns single.
+  Tax events are redacted to a seat's own colours; the new last digits are public.
+- Phases with nothing to decide pass by themselves (events marked ``auto``): castles when no castle
+  can be placed, taxation without a tax marker, refill when the army holds 10 or more.
+- Final taxation follows the refill of the last square (24, or 12 in the short game); then the
+  game is over and all money is revealed.  Ties for the most money share the win.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.engine import Config, Event, Field
+from domain.games.kings_and_castles import rules, setup, view
+from domain.games.kings_and_castles.bots import BOTS
+from domain.games.kings_and_castles.state import KCState
+from domain.rng import Rng
+
+_HOUSEHOLD = Field("object", True, None, "counts from the household: knight, men_at_arms, archers")
+_BAG = Field("int", True, None, "how many counters to draw at random from the bag")
+
+
+class KingsAndCastles:
+    id = "kings-and-castles"
+    name = "Kings and Castles"
+    min_players = 2
+    max_players = 4
+    options: Mapping[str, tuple[str, ...]] = {"length": ("full", "short")}
+    actions: Mapping[str, Mapping[str, Field]] = {
+        "place_crown": {"square": Field("int", True, None, "an empty square of the track")},
+        "draw": {"household": _HOUSEHOLD, "bag": _BAG},
+        "occupy_rouen": {"counter": Field("str", True, None, "a unit of the King's army")},
+        "attack": {
+            "target": Field("str", True, None, "the territory attacked"),
+            "counters": Field("list[str]", True, None, "counter ids from the King's army"),
+        },
+        "end_attacks": {},
+        "place_castle": {
+            "counter": Field("str", True, None, "a castle of the King's army"),
+            "territory": Field("str", True, None, "a territory held by a player unit"),
+        },
+        "end_castles": {},
+        "tax": {},
+        "no_tax": {},
+        "refill": {"household": _HOUSEHOLD, "bag": _BAG},
+    }
+    bots = BOTS
+    state_type = KCState
+
+    def setup(self, config: Config, rng: Rng) -> list[Event]:
+        return setup.setup(config, rng)
+
+    def initial(self, config: Config) -> KCState:
+        return setup.initial(config)
+
+    def evolve(self, state: KCState, event: Event) -> KCState:
+        return rules.evolve(state, event)
+
+    def to_act(self, state: KCState) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: KCState, seat: int) -> list[dict[str, Any]]:
+        return rules.legal_actions(state, seat)
+
+    def decide(self, state: KCState, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+        return rules.decide(state, seat, action, rng)
+
+    def is_over(self, state: KCState) -> bool:
+        return rules.is_over(state)
+
+    def result(self, state: KCState) -> dict[str, Any]:
+        return rules.result(state)
+
+    def view(self, state: KCState, seat: int | None) -> dict[str, Any]:
+        return view.view(state, seat)
+
+    def full_view(self, state: KCState) -> dict[str, Any]:
+        return view.full_view(state)
+
+    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
+        return view.redact(event, seat)
+
+    def reveals(self, event: Event) -> bool:
+        return view.reveals(event)
+
+
+GAME = KingsAndCastles()
+
+__all__ = ["GAME", "KingsAndCastles"]

@@ -1,0 +1,119 @@
+"""Drawing counters into an army (KC-4): household part first, then random bag draws.
+
+A draw names a count per unit kind from the household and a number from the bag; the total is
+exactly what the draw needs (10 when forming an army, the bonus, or up to 10 when refilling).
+Household counters of one kind are interchangeable, so the lowest ids are taken.  Each bag draw
+picks with the rng from the bag's sorted contents; when the bag is empty and a counter is still
+owed, every destroyed counter goes back into the bag first.  If both are empty the draw stops short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from domain.engine import Event
+from domain.errors import IllegalAction
+from domain.games.kings_and_castles.board import (
+    ARMY_SIZE,
+    COUNTERS,
+    TRACK,
+    UNIT_KINDS,
+    ordered,
+)
+from domain.games.kings_and_castles.state import (
+    BONUS,
+    FORMING,
+    REFILL,
+    KCState,
+    acting_colour,
+    household_counts,
+)
+from domain.rng import Rng
+
+COUNTERS_DRAWN = "CountersDrawn"
+PURPOSE = {FORMING: "army", BONUS: "bonus", REFILL: "refill"}
+
+
+def needed(state: KCState) -> int:
+    """How many counters the pending draw of the acting colour takes."""
+    colour = acting_colour(state)
+    assert colour is not None
+    if state.phase == BONUS:
+        return TRACK[state.square].bonus
+    return max(0, ARMY_SIZE - len(state.armies[colour]))
+
+
+def options(household: frozenset[str], count: int) -> list[dict[str, Any]]:
+    """Every distinct household/bag split of a draw of ``count`` counters."""
+    have = household_counts(household)
+    out = []
+    for k in range(min(have["knight"], count) + 1):
+        for m in range(min(have["men_at_arms"], count - k) + 1):
+            for a in range(min(have["archers"], count - k - m) + 1):
+                out.append(
+                    {
+                        "household": {"knight": k, "men_at_arms": m, "archers": a},
+                        "bag": count - k - m - a,
+                    }
+                )
+    return out
+
+
+def check(household: frozenset[str], count: int, action: Mapping[str, Any]) -> dict[str, int]:
+    """The household counts of a draw action, or ``IllegalAction`` (KC-4)."""
+    asked = dict(action.get("household") or {})
+    unknown = sorted(set(asked) - set(UNIT_KINDS))
+    if unknown:
+        raise IllegalAction("KC-4", f"the household holds only units, not {', '.join(unknown)}")
+    counts = {k: asked.get(k, 0) for k in UNIT_KINDS}
+    bag = action.get("bag", 0)
+    if any(v < 0 for v in counts.values()) or bag < 0:
+        raise IllegalAction("KC-4", "counts cannot be negative")
+    have = household_counts(household)
+    for kind in UNIT_KINDS:
+        if counts[kind] > have[kind]:
+            raise IllegalAction(
+                "KC-4", f"the household has {have[kind]} {kind}, not {counts[kind]}"
+            )
+    if sum(counts.values()) + bag != count:
+        raise IllegalAction(
+            "KC-4",
+            f"this draw takes exactly {count} counters (household + bag), not "
+            f"{sum(counts.values()) + bag}",
+        )
+    return counts
+
+
+def draw_event(
+    state: KCState, colour: str, counts: Mapping[str, int], bag_count: int, rng: Rng
+) -> Event:
+    """The draw as a fact: household ids, bag ids in draw order, and any bag refill."""
+    by_kind: dict[str, list[str]] = {k: [] for k in UNIT_KINDS}
+    for cid in ordered(state.households[colour]):
+        by_kind[COUNTERS[cid].kind].append(cid)
+    home = [cid for k in UNIT_KINDS for cid in by_kind[k][: counts[k]]]
+    bag = ordered(state.bag)
+    destroyed = state.destroyed
+    drawn: list[str] = []
+    refill_at: int | None = None
+    returned: list[str] = []
+    while len(drawn) < bag_count:
+        if not bag:
+            if not destroyed or refill_at is not None:
+                break  # KC-4: both empty, the draw stops short
+            refill_at, returned = len(drawn), ordered(destroyed)
+            bag, destroyed = list(returned), frozenset()
+        drawn.append(bag.pop(rng.below(len(bag))))
+    return Event(
+        COUNTERS_DRAWN,
+        state.owners[colour],
+        {
+            "colour": colour,
+            "purpose": PURPOSE[state.phase],
+            "household": home,
+            "bag": drawn,
+            "refill_at": refill_at,
+            "returned": returned,
+        },
+    )

@@ -1,0 +1,113 @@
+"""The game state: one frozen dataclass, encodable by ``domain.codec``, and what derives from it.
+
+Every counter lies in exactly one place: a household, an army, the bag, the destroyed pile, a
+territory (its holder) or a castle on the map.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from domain.games.kings_and_castles.board import (
+    COUNTERS,
+    ENEMY,
+    TERRITORIES,
+    TRACK,
+    UNIT_KINDS,
+)
+
+# Phases, in the order they occur.
+SETUP = "setup"  # before the enemy placement (set-up event)
+FORMING = "forming"  # each colour forms its army (KC-2 step 4): draw
+CROWNS = "crowns"  # crown placement (KC-2 step 5): place_crown
+BONUS = "bonus"  # the King draws the square's bonus (KC-3 step 1): draw
+OCCUPY = "occupy_rouen"  # square 1 only: occupy_rouen (KC-2 step 6)
+ATTACKS = "attacks"  # attack ... end_attacks (KC-5)
+CASTLES = "castles"  # place_castle ... end_castles (KC-7)
+TAX = "tax"  # tax / no_tax (KC-8)
+REFILL = "refill"  # refill to 10 (KC-3 step 5)
+TURN_END = "turn_end"  # transient: the crown is about to be turned
+FINAL = "final"  # transient: final taxation is due
+OVER = "over"
+
+
+@dataclass(frozen=True)
+class KCState:
+    players: int
+    length: str  # "full" or "short"
+    colours: tuple[str, ...]  # colours in play, in play order (army forming, crown placing)
+    owners: dict[str, int]  # colour -> seat
+    last_square: int  # 24, or 12 in the short game
+    phase: str
+    step: int  # forming: colours done; crowns: crowns placed
+    square: int  # the current square (0 before the first turn)
+    crowns: dict[int, str]  # square -> colour of its crown
+    turned: frozenset[int]  # squares whose crown is turned over (turn played)
+    territories: dict[str, str | None]  # territory -> id of the unit holding it
+    castles: dict[str, str]  # territory -> castle id
+    armies: dict[str, frozenset[str]]
+    households: dict[str, frozenset[str]]
+    bag: frozenset[str]
+    destroyed: frozenset[str]
+    tax_markers: dict[str, int]
+    money: dict[str, int]
+    countries_attacked: tuple[str, ...]  # this turn, in order of first attack
+    other_country: str | None  # KC-5.4: the one other country of this turn, once fixed
+
+
+def colour_of(counter_id: str | None) -> str | None:
+    return None if counter_id is None else COUNTERS[counter_id].colour
+
+
+def king(state: KCState) -> str | None:
+    """The King's colour: the crown on the current square."""
+    return state.crowns.get(state.square) if state.square else None
+
+
+def mandated_country(state: KCState) -> str | None:
+    return TRACK[state.square].country if state.square else None
+
+
+def seat_colours(state: KCState, seat: int | None) -> tuple[str, ...]:
+    return tuple(c for c in state.colours if state.owners[c] == seat)
+
+
+def acting_colour(state: KCState) -> str | None:
+    """The colour whose owner must decide now (None when nobody acts)."""
+    if state.phase == FORMING:
+        return state.colours[state.step]
+    if state.phase == CROWNS:
+        return state.colours[state.step % len(state.colours)]
+    if state.phase in (BONUS, OCCUPY, ATTACKS, CASTLES, TAX, REFILL):
+        return king(state)
+    return None
+
+
+def defence(state: KCState, territory: str) -> int:
+    holder = state.territories[territory]
+    castle = state.castles.get(territory)
+    return (COUNTERS[holder].value if holder else 0) + (COUNTERS[castle].value if castle else 0)
+
+
+def town_values(state: KCState) -> dict[str, int]:
+    """The sum of town values each player colour holds (KC-8)."""
+    out = dict.fromkeys(state.colours, 0)
+    for name, holder in state.territories.items():
+        colour = colour_of(holder)
+        if colour in out:
+            out[colour] += TERRITORIES[name].town_value
+    return out
+
+
+def household_counts(household: frozenset[str]) -> dict[str, int]:
+    out = dict.fromkeys(UNIT_KINDS, 0)
+    for cid in household:
+        out[COUNTERS[cid].kind] += 1
+    return out
+
+
+def is_player_unit(counter_id: str | None) -> bool:
+    if counter_id is None:
+        return False
+    c = COUNTERS[counter_id]
+    return c.is_unit and c.colour != ENEMY

@@ -1,0 +1,123 @@
+"""Hand-made Kings and Castles positions for scenario tests."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from domain.engine import Config, Event, Player
+from domain.errors import IllegalAction
+from domain.games.kings_and_castles import GAME
+from domain.games.kings_and_castles.board import COUNTERS, TERRITORIES
+from domain.games.kings_and_castles.state import ATTACKS, KCState
+from domain.rng import Rng
+
+RNG_SEED = "kc-test"
+
+
+def config(players: int = 4, length: str = "full", bots: Sequence[str | None] = ()) -> Config:
+    bots = list(bots) + [None] * (players - len(bots))
+    return Config(
+        "kings-and-castles",
+        {"length": length},
+        tuple(Player(f"p{i}", bots[i]) for i in range(players)),
+    )
+
+
+def rng(n: int = 1) -> Rng:
+    return Rng.at(RNG_SEED, n)
+
+
+def position(
+    *,
+    players: int = 4,
+    length: str = "full",
+    square: int = 1,
+    king: str = "green",
+    phase: str = ATTACKS,
+    army: Iterable[str] = (),
+    armies: Mapping[str, Iterable[str]] | None = None,
+    holders: Mapping[str, str] | None = None,
+    castles: Mapping[str, str] | None = None,
+    destroyed: Iterable[str] = (),
+    bag: Iterable[str] | None = None,
+    other_country: str | None = None,
+    money: Mapping[str, int] | None = None,
+    tax_markers: Mapping[str, int] | None = None,
+) -> KCState:
+    """A consistent position: counters named somewhere are taken out of households and the bag.
+
+    Territories not in ``holders`` are empty; crowns go round-robin with ``king`` on ``square``.
+    """
+    state = GAME.initial(config(players, length))
+    all_armies = {c: frozenset() for c in state.colours}
+    all_armies.update({c: frozenset(ids) for c, ids in (armies or {}).items()})
+    all_armies[king] = frozenset(army) | all_armies[king]
+    holders = dict(holders or {})
+    castles = dict(castles or {})
+    placed = set(destroyed).union(*all_armies.values(), holders.values(), castles.values())
+    assert placed <= set(COUNTERS) and set(holders) | set(castles) <= set(TERRITORIES)
+    crowns = {
+        s: state.colours[(s - 1) % len(state.colours)] for s in range(1, state.last_square + 1)
+    }
+    crowns[square] = king
+    pool = state.bag if bag is None else frozenset(bag)
+    return replace(
+        state,
+        phase=phase,
+        square=square,
+        crowns=crowns,
+        turned=frozenset(range(1, square)),
+        territories={t: holders.get(t) for t in TERRITORIES},
+        castles=castles,
+        armies=all_armies,
+        households={c: h - placed for c, h in state.households.items()},
+        bag=pool - placed,
+        destroyed=frozenset(destroyed),
+        tax_markers={**state.tax_markers, **(tax_markers or {})},
+        money={**state.money, **(money or {})},
+        other_country=other_country,
+    )
+
+
+def seat_of(state: KCState) -> int:
+    return GAME.to_act(state)[0]
+
+
+def act(state: KCState, action: Mapping[str, Any], n: int = 1) -> tuple[KCState, list[Event]]:
+    """Decide for the seat to act and fold the events."""
+    events = GAME.decide(state, seat_of(state), dict(action), rng(n))
+    for event in events:
+        state = GAME.evolve(state, event)
+    return state, events
+
+
+def refused(state: KCState, action: Mapping[str, Any], rule: str, text: str = "") -> IllegalAction:
+    with pytest.raises(IllegalAction) as info:
+        GAME.decide(state, seat_of(state), dict(action), rng())
+    assert info.value.rule == rule, info.value.message
+    assert text in info.value.message
+    return info.value
+
+
+def attack(target: str, *counters: str) -> dict[str, Any]:
+    return {"type": "attack", "target": target, "counters": list(counters)}
+
+
+def every_counter(state: KCState) -> list[str]:
+    """Every counter's place, as a flat list (conservation: no repeats, nothing missing)."""
+    out: list[str] = []
+    for group in (*state.households.values(), *state.armies.values()):
+        out.extend(group)
+    out.extend(state.bag)
+    out.extend(state.destroyed)
+    out.extend(h for h in state.territories.values() if h is not None)
+    out.extend(state.castles.values())
+    return out
+
+
+def counters_in_play(state: KCState) -> set[str]:
+    return {cid for cid, c in COUNTERS.items() if c.colour in state.colours or c.is_enemy}
