@@ -16,7 +16,7 @@ from domain.engine import Game, Match, Player
 from domain.undo import Logged
 from projections.records import Recorded
 
-SNAPSHOT_EVERY = 50
+SNAPSHOT_EVERY = 25
 SNAPSHOT_FORMAT = 1
 
 

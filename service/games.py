@@ -234,8 +234,12 @@ class Chronicle:
         action: Mapping[str, Any],
         expected_version: int,
         idempotency_key: str | None = None,
+        loaded: Current | None = None,
     ) -> dict[str, Any]:
-        """Validate and append a seat's action; the response shows the events as it sees them."""
+        """Validate and append a seat's action; the response shows the events as it sees them.
+
+        ``loaded`` is the state the caller already read (the API reads it to know who is
+        calling); the conditional append makes using it as safe as reading it again."""
         if caller.role != SEAT or caller.seat is None:
             raise Forbidden(
                 "not_a_player", "only a seat's token may act (spectators, host and admin may not)"
@@ -248,7 +252,7 @@ class Chronicle:
             if stored is not None:
                 return stored
         try:
-            return self._act(game_id, caller, seat, action, expected_version, idem)
+            return self._act(game_id, caller, seat, action, expected_version, idem, loaded)
         except VersionConflict:
             # A concurrent request with the same key may have won: answer as it was answered.
             if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
@@ -263,8 +267,9 @@ class Chronicle:
         action: Mapping[str, Any],
         expected_version: int,
         idem: str | None,
+        loaded: Current | None,
     ) -> dict[str, Any]:
-        cur = self.current(game_id)
+        cur = loaded if loaded is not None else self.current(game_id)
         engine.check_shape(cur.game, action)
         if expected_version != cur.match.version:
             raise VersionConflict(cur.match.version)
@@ -493,7 +498,8 @@ class Chronicle:
     ) -> Match:
         match = fold(cur.game, records, cur.match)
         snapshot = None
-        if match.version // SNAPSHOT_EVERY > cur.match.version // SNAPSHOT_EVERY:
+        crossed = match.version // SNAPSHOT_EVERY > cur.match.version // SNAPSHOT_EVERY
+        if crossed or match.status(cur.game) != engine.ACTIVE:  # a finished game loads at once
             snapshot = (match.version, snapshot_blob(cur.game, match, records[-1].hash))
         meta = self._status_meta(cur.game, match, records[-1].at)
         try:

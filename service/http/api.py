@@ -155,8 +155,10 @@ class ActionsResource(MethodView):
             raise BadAction(
                 "Idempotency-Key must be 1-128 characters", {"Idempotency-Key": ["length"]}
             )
-        _, caller = load(game_id)
-        return chronicle().act(game_id, caller, body["action"], body["expected_version"], key)
+        cur, caller = load(game_id)
+        return chronicle().act(
+            game_id, caller, body["action"], body["expected_version"], key, loaded=cur
+        )
 
 
 @blp.route("/games/<game_id>/events")

@@ -1,0 +1,163 @@
+"""Rows 1 and 7: one client's append latency through HTTP (gunicorn, as in production) beside a
+bare Redis PING measured in the same run; and the same latency with many live games stored."""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Sequence
+
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from bench.client import Http
+from bench.report import Row, median, pct, ratio_row
+from bench.scripts import Script, all_games, scripts
+from bench.servers import Servers
+from service.games import Chronicle, now_ms
+from service.jobs import QUEUE
+from service.store import INDEX, keys
+from workers.main import missing_follow_ups
+
+WARMUP = 50
+
+
+def ping_ms(r: redis.Redis, n: int) -> list[float]:
+    r.ping()
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        r.ping()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def post_ms(ch: Chronicle, api: str, pool: Sequence[Script], n: int) -> list[float]:
+    """POST the recorded actions of games created one after another: ``n`` timings in ms."""
+    http = Http(api)
+    out: list[float] = []
+    try:
+        for script in itertools.cycle(pool):
+            gid, tokens = script.create(ch)
+            for seat, version, action in script.moves:
+                status, body, took = http.act(gid, tokens[seat], action, version)
+                if status != 201:
+                    raise RuntimeError(f"POST action: {status} {body}")
+                out.append(took * 1000)
+                if len(out) >= n:
+                    return out
+    finally:
+        http.close()
+    raise AssertionError("unreachable")
+
+
+def append_rows(env: Servers, posts: int) -> list[Row]:
+    """Per game: PINGs just before and just after the POSTs (one client, quiet machine)."""
+    ch = env.chronicle
+    rows = []
+    for game in all_games():
+        pool = scripts(game, 6, "latency")
+        post_ms(ch, env.api, pool, WARMUP)
+        ping = ping_ms(ch.store.r, posts)
+        took = post_ms(ch, env.api, pool, posts)
+        ping += ping_ms(ch.store.r, posts)
+        p50, p99 = median(took), pct(took, 99)
+        note = f"{len(took)} POSTs by one keep-alive client; PING p99 {pct(ping, 99):.3f} ms"
+        rows.append(
+            ratio_row(f"append via HTTP p50 [{game.id}]", p50, "ms", "Redis PING p50",
+                      median(ping), "<=", 15, note, samples=len(took))
+        )  # fmt: skip
+        rows.append(
+            ratio_row(f"append via HTTP p99 [{game.id}]", p99, "ms", "Redis PING p50",
+                      median(ping), "-", 0)
+        )  # fmt: skip
+    return rows
+
+
+class Parked:
+    """Games created once, then moved (``MOVE``) between database 0, where the service sees
+    them, and database 1, out of its sight: the two conditions of the many-games row can then
+    alternate in time (machine noise drifts by more than the effect measured)."""
+
+    def __init__(self, env: Servers, count: int) -> None:
+        ch = env.chronicle
+        self.r0 = ch.store.r
+        self.r1 = redis.Redis.from_url(env.url.rsplit("/", 1)[0] + "/1")
+        pools = itertools.cycle([s for g in all_games() for s in scripts(g, 4, "fill")])
+        start = time.perf_counter()
+        self.ids = []
+        for script in itertools.islice(pools, count):
+            self.ids.append(
+                ch.create(None, script.game, script.players, script.options, None)["id"]
+            )
+        self.rate = count / (time.perf_counter() - start)
+        scores = self.r0.zmscore(INDEX, self.ids)
+        self.index = dict(zip(self.ids, scores, strict=True))
+        self.park()
+
+    def _move(self, src: redis.Redis, db: int) -> None:
+        pipe = src.pipeline(transaction=False)
+        for gid in self.ids:
+            k = keys(gid)
+            for name in ("log", "meta", "snap", "undone"):
+                pipe.move(k[name], db)
+        pipe.execute()
+
+    def park(self) -> None:
+        self._move(self.r0, 1)
+        self.r0.zrem(INDEX, *self.ids)
+
+    def unpark(self) -> None:
+        self._move(self.r1, 0)
+        self.r0.zadd(INDEX, self.index)
+
+
+def fill(ch: Chronicle, live: int) -> None:
+    """Create games through the service object until ``live`` games are stored."""
+    pools = itertools.cycle([s for g in all_games() for s in scripts(g, 4, "fill")])
+    while ch.store.count() < live:
+        script = next(pools)
+        ch.create(None, script.game, script.players, script.options, None)
+
+
+def reconciler_ms(ch: Chronicle) -> float:
+    """One pass of the worker's reconciler (it walks every stored game every 10 s)."""
+    start = time.perf_counter()
+    queue = Queue(QUEUE, connection=ch.store.r, serializer=JSONSerializer)
+    missing_follow_ups(ch.store, queue, 5000, now_ms())
+    return (time.perf_counter() - start) * 1000
+
+
+def many_games_rows(env: Servers, posts: int, live: int, rounds: int) -> list[Row]:
+    """Blocks of POSTs with ~10 and with ``live`` games stored, in ABBA order."""
+    ch = env.chronicle
+    pool = [s for g in all_games() for s in scripts(g, 4, "many")]
+    env.clear_games()
+    fill(ch, 10)
+    parked = Parked(env, live - 10)
+    post_ms(ch, env.api, pool, WARMUP)
+    few: list[float] = []
+    many: list[float] = []
+    counts = [0, 0]
+    scan = 0.0
+    for i in range(rounds):
+        for stored in (False, True) if i % 2 == 0 else (True, False):
+            if stored:
+                parked.unpark()
+                many += post_ms(ch, env.api, pool, posts // rounds)
+                counts[1] = max(counts[1], ch.store.count())
+                scan = max(scan, reconciler_ms(ch))
+                parked.park()
+            else:
+                few += post_ms(ch, env.api, pool, posts // rounds)
+                counts[0] = max(counts[0], ch.store.count())
+    note = (
+        f"{counts[1]:,} games stored vs at most {counts[0]} (created by Chronicle.create at "
+        f"{parked.rate:,.0f} games/s), {rounds} rounds ABBA; p99 {pct(many, 99):.2f} vs "
+        f"{pct(few, 99):.2f} ms; one pass of the worker's reconciler over them: {scan:.0f} ms"
+    )
+    return [
+        ratio_row(f"append via HTTP p50 @{live:,} live games", median(many), "ms",
+                  "same @~10 live games", median(few), "<=", 1.2, note)
+    ]  # fmt: skip
