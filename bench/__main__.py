@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import bots, latency, load, memory, replay, throughput
+from bench import bots, latency, load, memory, replay, rules, throughput
 from bench.report import Row, table, to_json
 from bench.servers import Servers
 from domain.games import GAMES
@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
         section("load", lambda: load.rows(env, scale.loads))
         section("replay", lambda: replay.rows(scale.replay_games))
         section("memory", lambda: memory.rows(env, scale.memory_games))
+        section("rules", lambda: rules.rows(scale.bot_games))
         section("bot moves", lambda: bots.move_rows(scale.bot_games))
         section("bot turns", lambda: bots.turn_rows(env, scale.bot_turns))
         section(
