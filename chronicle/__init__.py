@@ -58,9 +58,12 @@ def _serve(args: argparse.Namespace) -> int:
         "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket",
         "service.app:create_app()",
     ]  # fmt: skip
-    procs.append(subprocess.Popen(gunicorn, env=env))
+    # Children get their own session: Ctrl-C reaches only this supervisor, which then stops
+    # them in order (API and workers first, Redis last) instead of all at once.
+    procs.append(subprocess.Popen(gunicorn, env=env, start_new_session=True))
     for _ in range(args.workers):
-        procs.append(subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env))
+        worker = [sys.executable, "-m", "chronicle", "worker"]
+        procs.append(subprocess.Popen(worker, env=env, start_new_session=True))
     print(f"chronicle: API on http://{args.host}:{args.port}/api/v1 (docs: /api/v1/docs)")
     stopping = False
 

@@ -68,7 +68,9 @@ class RedisServer:
             args += ["--appendonly", "yes", "--appendfsync", self.appendfsync]
         else:
             args += ["--appendonly", "no"]
-        self.proc = subprocess.Popen([*args, *self.extra], stdout=subprocess.DEVNULL)
+        self.proc = subprocess.Popen(
+            [*args, *self.extra], stdout=subprocess.DEVNULL, start_new_session=True
+        )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout
         while True:
