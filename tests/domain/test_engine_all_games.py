@@ -115,3 +115,22 @@ def test_follow_ups_name_bot_turns_and_scoring() -> None:
         else:
             assert jobs == []
     assert engine.follow_ups(game, "g1", steps[-1].match) == []
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_every_version_has_views_even_inside_a_batch(game_id: str) -> None:
+    """`?version=N` may name any version, also one in the middle of a command's batch."""
+    game = GAMES[game_id]
+    n = game.max_players
+    cfg = config(game_id, {k: v[0] for k, v in game.options.items()}, n)
+    events = [e for s in simulate.playthrough(game, cfg, "every-version") for e in s.events]
+    match = None
+    for event in events:
+        match = engine.evolve(game, match, event)
+        for seat in [None, *range(n)]:
+            json.dumps(game.view(match.state, seat))
+        json.dumps(game.full_view(match.state))
+        if match.status(game) == engine.ACTIVE:
+            for seat in match.to_act(game):
+                assert isinstance(game.legal_actions(match.state, seat), list)
+    assert match is not None and match.version == len(events)
