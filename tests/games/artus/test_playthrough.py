@@ -4,7 +4,6 @@ snapshot codec, replay from JSON, and the legal-action property test."""
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -88,25 +87,13 @@ def test_codec_round_trips_the_state() -> None:
                 assert GAME.legal_actions(back, 0) == GAME.legal_actions(state, 0)
 
 
-def test_evolve_is_fast() -> None:
-    steps = list(simulate.playthrough(GAME, config(4, "advanced"), "speed"))
-    events = [e for s in steps[:-1] for e in s.events]
-    start = time.perf_counter()
-    for _ in range(10):
-        engine.fold(GAME, events)
-    per_event = (time.perf_counter() - start) / (10 * len(events))
-    assert per_event < 100e-6  # about 12 us here; generous for slow machines
-
-
 def test_greedy_bots_finish_and_pick_legal_actions() -> None:
-    times: list[float] = []
+    """Greedy bots finish every variant with listed actions (their speed: bench/bots.py)."""
 
     def chooser(
         game: Any, match: Match, seat: int, actions: list[dict[str, Any]], rng: Rng
     ) -> dict[str, Any]:
-        start = time.perf_counter()
         action = simulate.bot_chooser(game, match, seat, actions, rng)
-        times.append(time.perf_counter() - start)
         assert action in actions
         return action
 
@@ -116,8 +103,6 @@ def test_greedy_bots_finish_and_pick_legal_actions() -> None:
         assert steps[-1].match.result is not None
     mixed = config(3, "advanced", ["greedy", "random", "greedy"])
     assert list(simulate.playthrough(GAME, mixed, "mixed", chooser))[-1].match.result is not None
-    times.sort()
-    assert times[int(len(times) * 0.99)] < 0.020
 
 
 def test_greedy_takes_the_best_immediate_score() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 
 import pytest
@@ -75,39 +74,19 @@ def test_KC_3_random_play_to_the_end(players: int, length: str) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 4])
-def test_KC_8_greedy_bots_play_to_the_end_quickly(players: int) -> None:
-    """Bots decide from their seat's view: greedy and random seats finish; greedy p99 < 20 ms."""
+def test_KC_8_greedy_bots_play_to_the_end(players: int) -> None:
+    """Bots decide from their seat's view: greedy and random seats finish (speed: bench/)."""
     cfg = config(players, "full", ["greedy", "random", "greedy", "random"][:players])
-    timings: list[float] = []
 
-    def timed(game, match, seat, actions, rng):  # type: ignore[no-untyped-def]
-        start = time.perf_counter()
+    def checked(game, match, seat, actions, rng):  # type: ignore[no-untyped-def]
         action = bot_chooser(game, match, seat, actions, rng)
-        if match.config.players[seat].bot == "greedy":
-            timings.append(time.perf_counter() - start - 0)
         assert action in actions
         return action
 
     last = None
-    for step in playthrough(GAME, cfg, f"bots-{players}", timed):
+    for step in playthrough(GAME, cfg, f"bots-{players}", checked):
         last = step
     assert last is not None and GAME.is_over(last.match.state)
-    timings.sort()
-    assert timings[int(len(timings) * 0.99)] < 0.02
-
-
-def test_evolve_is_fast() -> None:
-    """Folding a whole 4-player log costs well under 50 microseconds per event."""
-    log = [e for step in playthrough(GAME, config(4), "fold") for e in step.events]
-    events = [e for e in log if e.type not in ("GameCreated", "GameFinished")]
-    initial = GAME.initial(config(4))
-    best = float("inf")
-    for _ in range(3):
-        state, start = initial, time.perf_counter()
-        for event in events:
-            state = GAME.evolve(state, event)
-        best = min(best, (time.perf_counter() - start) / len(events))
-    assert GAME.is_over(state) and best < 50e-6
 
 
 def test_KC_10_bots_use_only_the_view() -> None:
