@@ -53,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
     with Servers() as env:
         redis_version = env.r.info("server")["redis_version"]
         section("append latency", lambda: latency.append_rows(env, scale.posts))
+        section("latency floors", lambda: latency.floor_rows(env, scale.posts))
         section("throughput", lambda: throughput.rows(env, scale.threads, scale.seconds))
         section("load", lambda: load.rows(env, scale.loads))
         section("replay", lambda: replay.rows(scale.replay_games))

@@ -15,6 +15,7 @@ from bench.client import Http
 from bench.report import Row, median, pct, ratio_row
 from bench.scripts import Script, all_games, scripts
 from bench.servers import Servers
+from projections.views import SEAT, Caller
 from service.games import Chronicle, now_ms
 from service.jobs import QUEUE
 from service.store import INDEX, keys
@@ -50,6 +51,53 @@ def post_ms(ch: Chronicle, api: str, pool: Sequence[Script], n: int) -> list[flo
     finally:
         http.close()
     raise AssertionError("unreachable")
+
+
+def service_ms(ch: Chronicle, pool: Sequence[Script], n: int) -> list[float]:
+    """The same appends through the service object in this process, no HTTP: the state read
+    (``Chronicle.current``, as the API reads it) and ``Chronicle.act``."""
+    out: list[float] = []
+    for script in itertools.cycle(pool):
+        gid, _ = script.create(ch)
+        for seat, version, action in script.moves:
+            start = time.perf_counter()
+            cur = ch.current(gid)
+            ch.act(gid, Caller(SEAT, seat), action, version, loaded=cur)
+            out.append((time.perf_counter() - start) * 1000)
+            if len(out) >= n:
+                return out
+    raise AssertionError("unreachable")
+
+
+def healthz_ms(api: str, n: int) -> list[float]:
+    http = Http(api)
+    try:
+        for _ in range(WARMUP):
+            http.request("GET", "/healthz")
+        return [http.request("GET", "/healthz")[2] * 1000 for _ in range(n)]
+    finally:
+        http.close()
+
+
+def floor_rows(env: Servers, posts: int) -> list[Row]:
+    """Where an HTTP append's time goes: the same gunicorn answering a bare Flask route (no
+    Redis, no schema), and the service's own work without HTTP."""
+    ch = env.chronicle
+    pool = [s for g in all_games() for s in scripts(g, 2, "floor")]
+    service_ms(ch, pool, WARMUP)
+    ping = ping_ms(ch.store.r, posts)
+    floor = healthz_ms(env.api, posts)
+    service = service_ms(ch, pool, posts)
+    ping += ping_ms(ch.store.r, posts)
+    return [
+        ratio_row("GET /healthz via HTTP p50 (gunicorn + Flask floor)", median(floor), "ms",
+                  "Redis PING p50", median(ping), "-", 0,
+                  f"{len(floor)} GETs by one keep-alive client; no Redis, no schema"),
+        ratio_row("append in process p50 (Chronicle, no HTTP)", median(service), "ms",
+                  "Redis PING p50", median(ping), "-", 0,
+                  f"current() + act(): 2 Redis round trips, rules, hash chain; all games; "
+                  f"p99 {pct(service, 99):.2f} ms"),
+    ]  # fmt: skip
 
 
 def append_rows(env: Servers, posts: int) -> list[Row]:

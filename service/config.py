@@ -7,6 +7,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.connections import is_cluster_url
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -15,6 +17,20 @@ class Settings:
     admin_token: str | None
     data_dir: Path
     port: int
+
+    def __post_init__(self) -> None:
+        if is_cluster_url(self.redis_url) and not self.queue_redis_url:
+            raise ValueError(
+                "REDIS_URL names a Redis Cluster: set QUEUE_REDIS_URL to a plain Redis for RQ "
+                "(RQ's keys and commands cannot be spread over cluster slots)"
+            )
+        if is_cluster_url(self.queue_redis_url):
+            raise ValueError("QUEUE_REDIS_URL must be a plain Redis, not a cluster")
+
+    @property
+    def queue_url(self) -> str | None:
+        """RQ's Redis: ``QUEUE_REDIS_URL``, else the events' Redis (never a cluster)."""
+        return self.queue_redis_url or self.redis_url
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] = os.environ) -> Settings:

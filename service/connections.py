@@ -1,18 +1,52 @@
 """Redis clients with bounded timeouts: an unreachable Redis answers in about two seconds
-(HTTP 503), never hangs a request and never becomes a 500."""
+(HTTP 503), never hangs a request and never becomes a 500.
+
+``REDIS_URL`` may name a Redis Cluster: ``redis+cluster://host:port`` (or ``rediss+cluster://``
+for TLS), with any number of comma-separated seed nodes (``redis+cluster://h1:7000,h2:7000``);
+the rest of the topology is discovered from them.  The event store runs on it unchanged: every
+key of a game carries the hash tag ``{g:<id>}``, so a game lives in one slot, and every Lua
+script declares its keys.  RQ cannot run on a cluster, so ``QUEUE_REDIS_URL`` must then name a
+plain Redis (see ``service.config``).
+"""
 
 from __future__ import annotations
 
+from typing import Any
+from urllib.parse import urlsplit
+
 import redis
+from redis.cluster import ClusterNode, RedisCluster
 
-SOCKET_TIMEOUT = 2.0
+SOCKET_TIMEOUT = 1.5  # a frozen Redis is answered 503 within 2 s
 CONNECT_TIMEOUT = 1.0
+CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 
 
-def connect(url: str) -> redis.Redis:
-    return redis.Redis.from_url(
-        url,
-        socket_timeout=SOCKET_TIMEOUT,
-        socket_connect_timeout=CONNECT_TIMEOUT,
-        health_check_interval=30,
-    )
+def is_cluster_url(url: str | None) -> bool:
+    return bool(url) and url.split("://", 1)[0].lower() in CLUSTER_SCHEMES  # type: ignore[union-attr]
+
+
+def connect(url: str) -> Any:
+    """A client for ``url``: ``redis.Redis`` (redis://, rediss://, unix://) or, for the
+    ``redis+cluster://`` schemes, ``RedisCluster``; both with the same timeouts."""
+    options: dict[str, Any] = {
+        "socket_timeout": SOCKET_TIMEOUT,
+        "socket_connect_timeout": CONNECT_TIMEOUT,
+        "health_check_interval": 30,
+    }
+    if not is_cluster_url(url):
+        return redis.Redis.from_url(url, **options)
+    return cluster(url, **options)
+
+
+def cluster(url: str, **options: Any) -> RedisCluster:
+    scheme, rest = url.split("://", 1)
+    plain = scheme.lower().replace("+cluster", "")
+    netloc = urlsplit(f"{plain}://{rest}").netloc
+    auth, _, hosts = netloc.rpartition("@")
+    nodes = []
+    for hostport in hosts.split(","):
+        parsed = urlsplit(f"{plain}://{hostport}")
+        nodes.append(ClusterNode(parsed.hostname or "127.0.0.1", parsed.port or 6379))
+    first = f"{plain}://{auth + '@' if auth else ''}{nodes[0].host}:{nodes[0].port}"
+    return RedisCluster.from_url(first, startup_nodes=nodes, **options)

@@ -1,7 +1,7 @@
 -- Append a batch of events, atomically and only if the log is still at the expected version
 -- and head hash.  KEYS: stream, meta, idempotency key, snapshot hash.
 -- ARGV: expected_version, expected_head, n_events,
---       then per event: n_pairs, field, value, ...   (stream ids are "<version>-0")
+--       then one packed event per event (field "e"; stream ids are "<version>-0"),
 --       then n_meta_pairs, field, value, ...          (besides version and head)
 --       then new_head, idem_value ('' for none), idem_ttl,
 --       then snapshot version ('' for none), snapshot blob.
@@ -11,15 +11,11 @@ local head = redis.call('HGET', KEYS[2], 'head') or ''
 if version ~= tonumber(ARGV[1]) or head ~= ARGV[2] then
   return {0, version}
 end
-local i = 3
-local n = tonumber(ARGV[i]); i = i + 1
+local n = tonumber(ARGV[3])
 for k = 1, n do
-  local pairs_n = tonumber(ARGV[i]); i = i + 1
-  local fields = {}
-  for j = 1, pairs_n * 2 do fields[j] = ARGV[i + j - 1] end
-  i = i + pairs_n * 2
-  redis.call('XADD', KEYS[1], (version + k) .. '-0', unpack(fields))
+  redis.call('XADD', KEYS[1], (version + k) .. '-0', 'e', ARGV[3 + k])
 end
+local i = 4 + n
 local meta_n = tonumber(ARGV[i]); i = i + 1
 local meta = {'version', version + n}
 for j = 1, meta_n * 2 do meta[#meta + 1] = ARGV[i + j - 1] end

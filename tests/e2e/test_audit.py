@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import redis
 
-from service.store import keys
+from service.store import FIELD, decode_entry, encode_record, keys
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 from tests.support.play import new_game, play_random
@@ -32,23 +33,18 @@ def test_chain_verifies_and_one_changed_event_breaks_it(
     assert all(e["at"].endswith("Z") for e in audit["events"])
     assert {e["actor"] for e in audit["events"][2:]} == {0, 1}
 
-    # Change one stored event by hand: move a knight to another seat in the stream entry.
+    # Change one stored event by hand: move a knight to another seat in the stream entry (its
+    # stored hash unchanged).
     log = keys(gid)["log"]
-    [(entry_id, fields)] = redis_client.xrange(log, "5-0", "5-0")
-    data = json.loads(fields[b"d"])
-    data["seat"] = (data["seat"] + 1) % 29
-    redis_client.execute_command(
-        "XADD",
-        log + ":tmp",
-        "1-0",
-        *[x for kv in {**fields, b"d": json.dumps(data)}.items() for x in kv],
-    )
-    pipe = redis_client.pipeline()
     entries = redis_client.xrange(log)
+    pipe = redis_client.pipeline()
     pipe.delete(log)
-    for eid, f in entries:
-        pipe.xadd(log, {**f, b"d": json.dumps(data).encode()} if eid == entry_id else f, id=eid)
-    pipe.delete(log + ":tmp")
+    for eid, fields in entries:
+        if eid == b"5-0":
+            rec = decode_entry(eid, fields)
+            data = {**rec.data, "seat": (rec.data["seat"] + 1) % 29}
+            fields = {FIELD: encode_record(replace(rec, data=data))}
+        pipe.xadd(log, fields, id=eid)
     pipe.execute()
 
     broken = api.get(f"/api/v1/games/{gid}/audit", ADMIN_TOKEN).json()
@@ -103,8 +99,6 @@ def test_import_refuses_tampered_and_illegal_logs(api: Client, worker) -> None:
     recs = [from_full(e) for e in doc["events"]]
     key = chain.chain_key(doc["seed"])
     bad_cmd = dict(recs[2].command, seat=99)
-    from dataclasses import replace
-
     recs[2] = replace(recs[2], command=bad_cmd)
     head = recs[1].hash
     for i in range(2, len(recs)):

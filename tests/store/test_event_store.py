@@ -1,16 +1,31 @@
-"""The event store's contract, against a real Redis server started by the fixtures."""
+"""The event store's contract, against real Redis servers started by the fixtures: every test
+runs on a single server and on a local 3-master Redis Cluster (the same ``EventStore``)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import secrets
 from dataclasses import replace
+from typing import Any
 
 import pytest
 import redis
 
 from projections import chain
 from projections.records import Recorded
-from service.store import Conflict, EventStore, keys
+from service import store as store_module
+from service.connections import connect
+from service.store import (
+    DICT_ID,
+    DICT_SHA256,
+    FIELD,
+    Conflict,
+    EventStore,
+    decode_entry,
+    encode_record,
+    keys,
+)
 
 KEY = chain.chain_key("seed")
 
@@ -33,9 +48,17 @@ def records(start: int, n: int, head: str = "") -> list[Recorded]:
     return out
 
 
+@pytest.fixture(params=["single", "cluster"])
+def client(request: pytest.FixtureRequest) -> Any:
+    """A client of a single Redis server, or of the local Redis Cluster."""
+    if request.param == "single":
+        return redis.Redis.from_url(request.getfixturevalue("redis_url"))
+    return connect(request.getfixturevalue("cluster_url"))
+
+
 @pytest.fixture
-def store(redis_client: redis.Redis) -> EventStore:
-    return EventStore(redis_client)
+def store(client: Any) -> EventStore:
+    return EventStore(client)
 
 
 def gid() -> str:
@@ -58,10 +81,10 @@ def test_append_is_conditional_on_version_and_head(store: EventStore) -> None:
     assert loaded.meta["version"] == "3" and loaded.meta["head"] == first[-1].hash
 
 
-def test_stream_ids_are_versions(store: EventStore, redis_client: redis.Redis) -> None:
+def test_stream_ids_are_versions(store: EventStore, client: Any) -> None:
     g = gid()
     store.append(g, 0, "", records(1, 4), {})
-    ids = [i.decode() for i, _ in redis_client.xrange(keys(g)["log"])]
+    ids = [i.decode() for i, _ in client.xrange(keys(g)["log"])]
     assert ids == ["1-0", "2-0", "3-0", "4-0"]
 
 
@@ -133,3 +156,76 @@ def test_wait_returns_when_an_event_arrives(store: EventStore) -> None:
     store.append(g, 0, "", records(1, 1), {})
     assert store.wait(g, 0, 100) is True
     assert store.wait(g, 1, 50) is False
+
+
+def test_the_index_and_metas_of_many_games(store: EventStore) -> None:
+    """The index is one key of its own; metas are read by one pipeline over many slots."""
+    made = [gid() for _ in range(12)]
+    for i, g in enumerate(made):
+        store.append(g, 0, "", records(1, 1), {"status": "active", "n": str(i)})
+        store.index(g, 9_000_000_000_000 + i)  # newer than any other test's game
+    assert store.list_ids(0, 12)[:12] == made[::-1]
+    metas = store.metas([*made, "nope-" + gid()])
+    assert [m["n"] for m in metas[:-1]] == [str(i) for i in range(12)] and metas[-1] == {}
+
+
+def test_records_round_trip_in_the_compact_format(store: EventStore, client: Any) -> None:
+    """One packed field per entry; every shape of record comes back equal."""
+    g = gid()
+    odd = [
+        Recorded(1, "GameCreated", None, 1_700_000_000_000, None, "create", {"a": [1, None]}, ""),
+        Recorded(2, "Noté", 3, 0, 2, {"type": "x", "ü": "ß"}, {"deep": {"k": [True, 1.5]}}, ""),
+        Recorded(3, "Other", 0, -1_000, None, None, {}, ""),
+    ]
+    head, log = "", []
+    for rec in odd:
+        head = chain.link(KEY, head, rec)
+        log.append(replace(rec, hash=head))
+    store.append(g, 0, "", log, {})
+    loaded = store.load(g)
+    assert loaded is not None and loaded.records == log
+    assert store.read(g, 1, 10) == log[1:]
+    entries = client.xrange(keys(g)["log"])
+    assert all(list(fields) == [FIELD] for _, fields in entries)
+    assert chain.first_break(KEY, loaded.records) is None
+
+
+def test_a_hash_that_is_not_hex_is_kept_as_is() -> None:
+    rec = Recorded(7, "T", None, 1, None, None, {}, "not-a-sha256")
+    assert decode_entry(b"7-0", {FIELD: encode_record(rec)}) == rec
+    upper = replace(rec, hash="AB" * 32)
+    assert decode_entry("7-0", [FIELD, encode_record(upper)]) == upper
+
+
+def test_entries_of_the_first_format_are_still_read(store: EventStore, client: Any) -> None:
+    g = gid()
+    old = records(1, 2)
+    for rec in old:
+        fields = {"t": rec.type, "s": str(rec.seat), "a": str(rec.at), "c": str(rec.actor)}
+        fields |= {"d": json.dumps(rec.data), "h": rec.hash}
+        if rec.command is not None:
+            fields["x"] = json.dumps(rec.command)
+        client.xadd(keys(g)["log"], fields, id=f"{rec.version}-0")
+    client.hset(keys(g)["meta"], mapping={"version": 2, "head": old[-1].hash})
+    loaded = store.load(g)
+    assert loaded is not None and loaded.records == old
+    new = records(3, 1, old[-1].hash)
+    assert store.append(g, 2, old[-1].hash, new, {}) == 3
+    assert store.read(g, 0, 10) == old + new
+
+
+def test_snapshots_are_stored_deflated_and_read_back(store: EventStore, client: Any) -> None:
+    g = gid()
+    blob = json.dumps({"state": ["x" * 40] * 50})
+    store.append(g, 0, "", records(1, 3), {}, snapshot=(3, blob))
+    stored = client.hget(keys(g)["snap"], "blob")
+    assert len(stored) < len(blob) / 4
+    loaded = store.load(g)
+    assert loaded is not None and loaded.snapshot == blob
+
+
+def test_the_deflate_dictionary_is_frozen() -> None:
+    """Stored events depend on its exact bytes: the store refuses a changed file."""
+    zdict = store_module._dictionary(DICT_ID)
+    assert hashlib.sha256(zdict).hexdigest() == DICT_SHA256[DICT_ID]
+    assert 16_000 < len(zdict) <= 32_768

@@ -7,11 +7,12 @@ The board and the card resolution live in ``board.py``, card actions and their c
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import Config, Event
 from domain.errors import IllegalAction
+from domain.frozen import replace
 from domain.games.artus.actions import card_actions, check_play
 from domain.games.artus.board import Board, apply, put, resolve
 from domain.games.artus.cards import (

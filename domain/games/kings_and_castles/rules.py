@@ -9,11 +9,11 @@ event with ``dataclasses.replace``; it never fails and never draws.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
+from domain.frozen import replace
 from domain.games.kings_and_castles import draws
 from domain.games.kings_and_castles.attacks import TERRITORY_CAPTURED, capture, legal_attacks
 from domain.games.kings_and_castles.board import COUNTERS, ROUEN, TERRITORIES, ordered

@@ -12,7 +12,6 @@ A 2-player ally's rank pays nothing and its prisoners go straight to the reserve
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.engine import Event
@@ -23,6 +22,7 @@ from domain.games.lancaster.state import (
     find_conflict,
     is_ally,
     order,
+    replace,
     seat_of,
     set_player,
 )

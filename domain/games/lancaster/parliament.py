@@ -11,7 +11,6 @@ Allies never count for laws (LA-4).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.engine import Event
@@ -27,6 +26,7 @@ from domain.games.lancaster.state import (
     counties_held,
     deployed,
     order,
+    replace,
     set_player,
     upgradable,
     upgrade_target,

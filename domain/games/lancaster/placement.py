@@ -8,7 +8,6 @@ seat that can place a knight (own or, with 2 players, its ally's); the phase end
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import replace
 from typing import Any
 
 from domain.engine import Event
@@ -31,6 +30,7 @@ from domain.games.lancaster.state import (
     find_conflict,
     is_ally,
     order,
+    replace,
     seat_of,
     set_player,
     sides,

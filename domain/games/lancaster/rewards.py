@@ -9,7 +9,6 @@ of the guests (1 + nobles at the table; none in the last round).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.engine import Event
@@ -31,6 +30,7 @@ from domain.games.lancaster.state import (
     apply_gains,
     is_ally,
     order,
+    replace,
     seat_of,
     set_player,
     upgradable,

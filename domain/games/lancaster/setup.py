@@ -8,7 +8,6 @@ is public, the order within it is not).
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from domain.engine import Config, Event
@@ -27,7 +26,7 @@ from domain.games.lancaster.components import (
     start_court,
 )
 from domain.games.lancaster.placement import start_placement
-from domain.games.lancaster.state import Conflict, Player, State
+from domain.games.lancaster.state import Conflict, Player, State, replace
 from domain.rng import Rng
 
 LAWS_DEALT = 3  # per row

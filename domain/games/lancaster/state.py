@@ -9,9 +9,10 @@ Hidden decks are stored as sorted tuples of what is left; their order exists now
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from domain.frozen import replace
 from domain.games.lancaster.components import (
     COLOURS,
     SPACE_IDS,

@@ -1,0 +1,78 @@
+"""The API and a worker on the local Redis Cluster: events on the cluster, RQ on a plain Redis
+of its own (``QUEUE_REDIS_URL``), as a deployment on a cluster must run."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from werkzeug.serving import make_server
+
+from service.app import create_app
+from service.config import Settings
+from service.redis_server import RedisServer, free_port
+from tests.cluster.fixtures import cluster_url
+from tests.conftest import ADMIN_TOKEN, ROOT
+from tests.support.client import Client
+
+__all__ = ["cluster_url"]
+
+
+@pytest.fixture(scope="session")
+def queue_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A plain Redis for RQ only (not the session's: its worker must not take these jobs)."""
+    server = RedisServer(tmp_path_factory.mktemp("queue"), port=free_port(), persistent=False)
+    yield server.start()
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def cluster_settings(cluster_url: str, queue_url: str) -> Settings:
+    return Settings(
+        redis_url=cluster_url,
+        queue_redis_url=queue_url,
+        admin_token=ADMIN_TOKEN,
+        data_dir=Path("var"),
+        port=0,
+    )
+
+
+@pytest.fixture(scope="session")
+def cluster_api_url(cluster_settings: Settings) -> Iterator[str]:
+    app = create_app(cluster_settings)
+    server = make_server("127.0.0.1", free_port(), app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+
+
+@pytest.fixture
+def cluster_api(cluster_api_url: str) -> Client:
+    return Client(cluster_api_url)
+
+
+@pytest.fixture(scope="session")
+def cluster_worker(cluster_settings: Settings) -> Iterator[subprocess.Popen[bytes]]:
+    env = {
+        **os.environ,
+        "REDIS_URL": cluster_settings.redis_url or "",
+        "QUEUE_REDIS_URL": cluster_settings.queue_redis_url or "",
+        "PYTHONPATH": str(ROOT),
+        "CHRONICLE_RECONCILE_SECONDS": "1",
+    }
+    proc = subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
+    time.sleep(0.5)
+    assert proc.poll() is None, "the worker process died at start"
+    yield proc
+    proc.terminate()
+    try:
+        proc.wait(10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
