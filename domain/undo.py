@@ -4,7 +4,8 @@ Undo truncates the log to an earlier version.  Game option ``undo``:
 
 - ``turn`` (default): a player may undo their own most recent actions while no other seat has
   acted since and nothing hidden was revealed to anyone since (a draw, a shuffle, a vote reveal);
-- ``host``: as ``turn``, and the host may also truncate to any version after the set-up;
+- ``host``: as ``turn``, and the host may also truncate to any version after the set-up
+  that ends a command (never between the events of one command);
 - ``none``: no undo.
 
 Nobody may undo into the set-up batch (it holds the deal) or undo a finished game.
@@ -57,6 +58,7 @@ def undo_target(
         if to_version is None:
             raise UndoRefused("to_version_required", "the host must name to_version")
         _check_range(to_version, setup_version, head)
+        _check_boundary(log, to_version)
         return to_version
     seat = requester
     tail = [e for e in log if e.version > setup_version]
@@ -66,6 +68,7 @@ def undo_target(
         raise UndoRefused("nothing_to_undo", f"seat {seat} has no most recent action to undo")
     target = tail[-1].batch - 1 if to_version is None else to_version
     _check_range(target, setup_version, head)
+    _check_boundary(log, target)
     for e in tail:
         if e.version <= target:
             continue
@@ -79,6 +82,18 @@ def undo_target(
                 f"version {e.version} ({e.event.type}) revealed hidden information; undo refused",
             )
     return target
+
+
+def _check_boundary(log: Sequence[Logged], target: int) -> None:
+    """A truncation keeps whole commands: cutting one command's events apart would leave a
+    state no command produces (a game nobody can act in) and a log that no longer replays."""
+    after = next((e for e in log if e.version == target + 1), None)
+    if after is not None and after.batch != after.version:
+        raise UndoRefused(
+            "bad_version",
+            f"version {target} is inside the events of one command (versions {after.batch}-); "
+            f"undo to {after.batch - 1} or to the end of a later command",
+        )
 
 
 def _check_range(target: int, setup_version: int, head: int) -> None:

@@ -13,7 +13,7 @@ from flask_smorest import Api
 from service.config import Settings
 from service.connections import connect
 from service.games import Chronicle
-from service.http import errors
+from service.http import errors, limits
 from service.http.api import blp
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
@@ -50,7 +50,7 @@ def readyz() -> Any:
 def build_chronicle(settings: Settings) -> Chronicle:
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set (use `chronicle serve` for the embedded Redis)")
-    events = connect(settings.redis_url)
+    events = connect(settings.redis_url)  # a plain Redis or a Redis Cluster
     queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
     return Chronicle(EventStore(events), RQJobQueue(queue), settings.admin_token)
 
@@ -84,4 +84,7 @@ def create_app(settings: Settings | None = None, chronicle: Chronicle | None = N
             request.max_content_length = MAX_IMPORT_BODY
 
     app.extensions["chronicle"] = chronicle or build_chronicle(settings or Settings.from_env())
+    limits.install(
+        app, app.extensions["chronicle"].store.r, defaults=settings is None and chronicle is None
+    )
     return app

@@ -30,7 +30,7 @@ from projections.fold import SNAPSHOT_EVERY, fold, from_snapshot, logged, snapsh
 from projections.records import CREATE, FINISH, Recorded, from_full, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import ADMIN, HOST, SEAT, Caller, events_for, seats_doc
-from service import auth
+from service import auth, faults
 from service.jobs import JobQueue
 from service.store import Conflict, EventStore
 
@@ -509,6 +509,7 @@ class Chronicle:
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
         self._remember(cur.game_id, match, records[-1].hash)
+        faults.point("after_append")  # tests only: die between the append and the enqueue
         self.jobs.enqueue(engine.follow_ups(cur.game, cur.game_id, match))
         return match
 

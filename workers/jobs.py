@@ -8,6 +8,7 @@ import logging
 
 from domain.rng import Rng
 from projections.views import SEAT, Caller
+from service import faults
 from service.app import build_chronicle
 from service.config import Settings
 from service.games import Chronicle, VersionConflict
@@ -37,6 +38,7 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
     view = game.view(match.state, seat)
     actions = game.legal_actions(match.state, seat)
     action = game.bots[name](view, actions, Rng.at(cur.seed, version + 1, f"bot:{seat}"))
+    faults.point("bot_turn")  # tests only: die after deciding, before the append
     try:
         ch.act(game_id, Caller(SEAT, seat), action, version)
     except VersionConflict:

@@ -9,10 +9,25 @@ below bring the game back.
 The reconciler finds games whose follow-up job went missing (the API died between the append
 and the enqueue, a job failed for good) and enqueues it again; job ids are deterministic and
 jobs idempotent, so a duplicate is harmless.
+
+It also finds jobs *abandoned* by a dead worker: a worker killed (SIGKILL, OOM, a lost machine)
+in the middle of a job leaves it ``started`` in RQ, and RQ itself only notices after the job's
+timeout plus a minute.  Every worker process therefore keeps a short-lived liveness key
+(``chronicle:alive:<worker name>``, refreshed every second by a thread of that process, gone a
+few seconds after the process dies).  A started job whose worker has no liveness key is
+abandoned: the reconciler drops its execution from RQ's started registry and enqueues it
+again.  The job is played at most once all the same: a bot turn appends only if the game is
+still at the version it was enqueued for (the conditional append), so a turn the dead worker
+did append makes the re-run a no-op, and a turn it did not append is played by the re-run.
+
+Environment: ``CHRONICLE_RECONCILE_SECONDS`` (period, default 10) and
+``CHRONICLE_RECONCILE_QUIET_SECONDS`` (how long a game must be idle before its follow-up is
+considered missing, default 5).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -34,10 +49,18 @@ from service.store import EventStore
 
 log = logging.getLogger(__name__)
 PENDING = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
+ALIVE_EVERY = 1.0  # seconds between two refreshes of a worker's liveness key
+ALIVE_TTL = 5  # seconds a liveness key outlives its last refresh
+ABANDON_GRACE = 2.0  # seconds a started job must have run before it can be abandoned
+
+
+def alive_key(worker_name: str) -> str:
+    return f"chronicle:alive:{worker_name}"
 
 
 def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: int) -> list[Job]:
-    """Follow-ups of games idle for ``quiet_ms`` whose job is not queued or running."""
+    """Follow-ups of games idle for ``quiet_ms`` whose job is neither queued nor running (a
+    job held by a dead worker is not running: it is released here and listed)."""
     out: list[Job] = []
     start, chunk = 0, 500
     while True:
@@ -54,15 +77,38 @@ def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: i
             else:
                 seats = json.loads(meta.get("bots_to_act", "[]"))
                 jobs = [Job("bot", gid, version, s) for s in seats]
-            out += [j for j in jobs if not _pending(queue, j.id)]
+            out += [j for j in jobs if not _pending(queue, j.id, now_ms)]
 
 
-def _pending(queue: Queue, job_id: str) -> bool:
+def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
     try:
         job = RQJob.fetch(job_id, connection=queue.connection, serializer=JSONSerializer)
     except NoSuchJobError:
         return False
-    return job.get_status() in PENDING
+    status = job.get_status()
+    if status == JobStatus.STARTED and _abandoned(queue, job, now_ms):
+        log.warning("reconciler: job %s was abandoned by worker %s", job.id, job.worker_name)
+        queue.started_job_registry.remove_executions(job)
+        return False
+    return status in PENDING
+
+
+def _abandoned(queue: Queue, job: RQJob, now_ms: int) -> bool:
+    """Started by a worker that is no longer alive (its liveness key expired)."""
+    if job.worker_name and queue.connection.exists(alive_key(job.worker_name)):
+        return False
+    started = job.started_at.timestamp() * 1000 if job.started_at else 0
+    return now_ms - started > ABANDON_GRACE * 1000
+
+
+def keep_alive_forever(connection: redis.Redis, worker: dict[str, str]) -> None:
+    """Refresh the liveness key of this process's current worker (``worker["name"]``) until
+    the process dies (a daemon thread)."""
+    while True:
+        if worker["name"]:
+            with contextlib.suppress(redis.RedisError):  # Redis away: back when it is
+                connection.set(alive_key(worker["name"]), "1", ex=ALIVE_TTL)
+        time.sleep(ALIVE_EVERY)
 
 
 def reconcile_forever(settings: Settings, every: float = 10.0, quiet_ms: int = 5000) -> None:
@@ -81,14 +127,53 @@ def reconcile_forever(settings: Settings, every: float = 10.0, quiet_ms: int = 5
 
 
 def run(settings: Settings | None = None, burst: bool = False, reconcile: bool = True) -> None:
+    """Work the queue until asked to stop (SIGTERM/SIGINT), through Redis outages.
+
+    RQ's worker quits when Redis goes away in the middle of a job (it cannot record the job's
+    end).  This loop then waits for Redis and starts a new worker; the job the old one held is
+    abandoned (its liveness key expires) and the reconciler runs it again."""
     settings = settings or Settings.from_env()
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set")
     # No socket timeout here: the worker blocks on the queue for longer than the API's 2 s.
     conn_blocking = redis.Redis.from_url(settings.queue_redis_url or settings.redis_url)
+    current = {"name": ""}  # the worker whose liveness this process vouches for
+    qconn = connect(settings.queue_redis_url or settings.redis_url)
     if reconcile and not burst:
         every = float(os.environ.get("CHRONICLE_RECONCILE_SECONDS") or 10)
-        threading.Thread(target=reconcile_forever, args=(settings, every), daemon=True).start()
-    queue = Queue(QUEUE, connection=conn_blocking, serializer=JSONSerializer)
-    worker = SimpleWorker([queue], connection=conn_blocking, serializer=JSONSerializer)
-    worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+        quiet = float(os.environ.get("CHRONICLE_RECONCILE_QUIET_SECONDS") or 5)
+        threading.Thread(
+            target=reconcile_forever, args=(settings, every, int(quiet * 1000)), daemon=True
+        ).start()
+    threading.Thread(target=keep_alive_forever, args=(qconn, current), daemon=True).start()
+    while True:
+        queue = Queue(QUEUE, connection=conn_blocking, serializer=JSONSerializer)
+        worker = SimpleWorker([queue], connection=conn_blocking, serializer=JSONSerializer)
+        current["name"] = worker.name
+        try:
+            worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
+        except redis.RedisError as exc:  # its teardown could not reach Redis either
+            log.warning("worker %s: Redis lost (%s)", worker.name, type(exc).__name__)
+        if burst or _asked_to_stop(worker):
+            return
+        log.warning("worker %s stopped; a new worker starts once Redis answers", worker.name)
+        if not _wait_for_redis(conn_blocking, worker):
+            return
+
+
+def _asked_to_stop(worker: SimpleWorker) -> bool:
+    """SIGTERM/SIGINT reached the worker (RQ notes when; a busy worker also sets a flag)."""
+    return worker._shutdown_requested_date is not None or worker._stop_requested
+
+
+def _wait_for_redis(connection: redis.Redis, worker: SimpleWorker) -> bool:
+    """Until Redis answers (True) or the process is asked to stop (False)."""
+    pause = 0.5
+    while not _asked_to_stop(worker):
+        try:
+            connection.ping()
+            return True
+        except redis.RedisError:
+            time.sleep(pause)
+            pause = min(pause * 2, 5.0)
+    return False

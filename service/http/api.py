@@ -8,6 +8,7 @@ from typing import Any
 from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
+from werkzeug.routing import BaseConverter
 
 from domain import engine, games
 from domain.errors import BadAction
@@ -17,7 +18,34 @@ from service.http import schemas as s
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, play and history")
 
+
+class GameId(BaseConverter):
+    """A game id: any path segment but ``import`` (``/games/import`` is its own resource, so
+    ``GET /games/import`` is a 405, not a search for a game called "import")."""
+
+    regex = r"(?!import$)[^/]{1,64}"
+
+
+# Registered before the routes below are (blueprint callbacks run in the order recorded).
+blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id", GameId))
+
 AUTH = [{"bearer": []}, {}]
+
+# OpenAPI links: what a client (and schemathesis' stateful tests) can do with a new game.
+_GAME_ID = {"game_id": "$response.body#/id"}
+GAME_LINKS = {
+    name: {"operationId": op, "parameters": _GAME_ID}
+    for name, op in (
+        ("GetGame", "getGame"),
+        ("GetView", "getView"),
+        ("ListActions", "listActions"),
+        ("Act", "act"),
+        ("ListEvents", "listEvents"),
+        ("Undo", "undo"),
+        ("GetAudit", "getAudit"),
+        ("ExportGame", "exportGame"),
+    )
+}
 
 
 def chronicle() -> Chronicle:
@@ -32,6 +60,7 @@ def load(game_id: str) -> tuple[Current, Caller]:
 
 @blp.route("/catalog")
 class CatalogResource(MethodView):
+    @blp.doc(operationId="listCatalog")
     @blp.response(200, s.Catalog)
     def get(self) -> dict[str, Any]:
         """Games offered: players, options (first value is the default), bots, action shapes."""
@@ -65,7 +94,15 @@ class CatalogResource(MethodView):
 
 @blp.route("/games")
 class GamesResource(MethodView):
-    @blp.arguments(s.CreateGame)
+    @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
+    @blp.arguments(
+        s.CreateGame,
+        example={
+            "game": "artus",
+            "players": [{"name": "Ann"}, {"name": "Bob", "bot": "greedy"}],
+            "options": {"rules": "basic"},
+        },
+    )
     @blp.response(201, s.Created)
     @blp.alt_response(400, schema=s.ApiError, description="bad request")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -74,6 +111,7 @@ class GamesResource(MethodView):
             None, body["game"], body["players"], body.get("options"), body.get("seed")
         )
 
+    @blp.doc(operationId="listGames")
     @blp.arguments(s.ListQuery, location="query")
     @blp.response(200, s.GameList)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
@@ -85,6 +123,7 @@ class GamesResource(MethodView):
 
 @blp.route("/games/import")
 class ImportResource(MethodView):
+    @blp.doc(operationId="importGame", responses={201: {"links": GAME_LINKS}})
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)
     @blp.alt_response(422, schema=s.ApiError, description="tampered or illegal log")
@@ -94,8 +133,9 @@ class ImportResource(MethodView):
         return chronicle().import_log(doc)
 
 
-@blp.route("/games/<game_id>")
+@blp.route("/games/<game_id:game_id>")
 class GameResource(MethodView):
+    @blp.doc(operationId="getGame")
     @blp.response(200, s.Summary)
     @blp.alt_response(404, schema=s.ApiError, description="unknown game")
     @blp.doc(security=AUTH)
@@ -105,8 +145,9 @@ class GameResource(MethodView):
         return chronicle().summary(cur)
 
 
-@blp.route("/games/<game_id>/view")
+@blp.route("/games/<game_id:game_id>/view")
 class ViewResource(MethodView):
+    @blp.doc(operationId="getView")
     @blp.arguments(s.ViewQuery, location="query")
     @blp.response(200, s.View)
     @blp.doc(security=AUTH)
@@ -121,8 +162,9 @@ class ViewResource(MethodView):
         return view_doc(cur.game, game_id, cur.match, caller, reveal=query["reveal"])
 
 
-@blp.route("/games/<game_id>/actions")
+@blp.route("/games/<game_id:game_id>/actions")
 class ActionsResource(MethodView):
+    @blp.doc(operationId="listActions")
     @blp.response(200, s.Actions)
     @blp.doc(security=AUTH)
     def get(self, game_id: str) -> dict[str, Any]:
@@ -133,6 +175,7 @@ class ActionsResource(MethodView):
             actions = cur.game.legal_actions(cur.match.state, caller.seat)
         return {"version": cur.match.version, "actions": actions}
 
+    @blp.doc(operationId="act")
     @blp.arguments(s.ActIn)
     @blp.response(201, s.Events)
     @blp.alt_response(409, schema=s.ApiError, description="version_conflict")
@@ -143,7 +186,7 @@ class ActionsResource(MethodView):
             {
                 "in": "header",
                 "name": "Idempotency-Key",
-                "schema": {"type": "string", "maxLength": 128},
+                "schema": {"type": "string", "minLength": 1, "maxLength": 128},
                 "description": "a retried POST with the same key returns the first response",
             }
         ],
@@ -161,8 +204,9 @@ class ActionsResource(MethodView):
         )
 
 
-@blp.route("/games/<game_id>/events")
+@blp.route("/games/<game_id:game_id>/events")
 class EventsResource(MethodView):
+    @blp.doc(operationId="listEvents")
     @blp.arguments(s.EventsQuery, location="query")
     @blp.response(200, s.Events)
     @blp.doc(security=AUTH)
@@ -177,7 +221,7 @@ class EventsResource(MethodView):
             left = deadline - time.monotonic()
             if left <= 0:
                 break
-            ch.store.wait(game_id, after, min(1500, int(left * 1000)))
+            ch.store.wait(game_id, after, min(1000, int(left * 1000)))  # < socket timeout
             records = ch.store.read(game_id, after, limit)
         if records:
             cur = ch.current(game_id)
@@ -188,8 +232,9 @@ class EventsResource(MethodView):
         }
 
 
-@blp.route("/games/<game_id>/undo")
+@blp.route("/games/<game_id:game_id>/undo")
 class UndoResource(MethodView):
+    @blp.doc(operationId="undo")
     @blp.arguments(s.UndoIn)
     @blp.response(200, s.Undone)
     @blp.alt_response(409, schema=s.ApiError, description="undo_refused (with the reason)")
@@ -200,8 +245,9 @@ class UndoResource(MethodView):
         return chronicle().undo(game_id, caller, body.get("to_version"))
 
 
-@blp.route("/games/<game_id>/audit")
+@blp.route("/games/<game_id:game_id>/audit")
 class AuditResource(MethodView):
+    @blp.doc(operationId="getAudit")
     @blp.response(200, s.Audit)
     @blp.doc(security=AUTH)
     def get(self, game_id: str) -> dict[str, Any]:
@@ -210,8 +256,9 @@ class AuditResource(MethodView):
         return chronicle().audit(game_id, caller)
 
 
-@blp.route("/games/<game_id>/export")
+@blp.route("/games/<game_id:game_id>/export")
 class ExportResource(MethodView):
+    @blp.doc(operationId="exportGame")
     @blp.response(200, s.Export)
     @blp.alt_response(403, schema=s.ApiError, description="not finished")
     @blp.doc(security=AUTH)

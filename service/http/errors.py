@@ -2,7 +2,8 @@
 
 ``{"error": {"code", "message", "details"}}``.  Domain refusals map by class; werkzeug's HTTP
 errors (unknown route, body too large, malformed JSON, schema violations from webargs) keep
-their status with a contract code; an unreachable Redis is 503 ``unavailable``.  Anything else
+their status with a contract code (405 keeps its ``Allow`` header; a rate limit is 429
+``rate_limited`` with ``Retry-After``); an unreachable Redis is 503 ``unavailable``.  Anything else
 is a bug: it is logged (without request data, which may hold secrets) and answered 500.
 """
 
@@ -49,7 +50,7 @@ def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
-def http_error(error: HTTPException) -> tuple[Any, int]:
+def http_error(error: HTTPException) -> Any:
     """werkzeug/webargs errors; webargs' schema errors become 400 with the fields named."""
     status = error.code or 500
     data = getattr(error, "data", None) or {}
@@ -62,9 +63,23 @@ def http_error(error: HTTPException) -> tuple[Any, int]:
     if status >= 500:
         log.error("unexpected server error: %s", error.name)
         return jsonify(body("internal", "internal error; it has been logged")), 500
-    return jsonify(
-        body(HTTP_CODES.get(status, "bad_request"), error.description or error.name)
-    ), status
+    details: dict[str, Any] = {}
+    headers = _kept_headers(error)
+    limit = getattr(error, "limit", None)  # flask-limiter's RateLimitExceeded
+    if status == 429 and limit is not None:
+        retry_after = int(limit.limit.get_expiry())  # the window's length: an upper bound
+        details = {"limit": str(limit.limit), "retry_after": retry_after}
+        headers = [(k, v) for k, v in headers if k.lower() != "retry-after"]
+        headers.append(("Retry-After", str(retry_after)))
+    message = error.description or error.name
+    if status == 429:
+        message = f"rate limit exceeded ({message}); retry later"
+    return jsonify(body(HTTP_CODES.get(status, "bad_request"), message, details)), status, headers
+
+
+def _kept_headers(error: HTTPException) -> list[tuple[str, str]]:
+    """werkzeug's own headers of an error that the contract's body must keep (405's Allow)."""
+    return [(k, v) for k, v in error.get_headers() if k.lower() in ("allow", "retry-after")]
 
 
 def _flatten(messages: Any, prefix: str = "") -> dict[str, Any]:

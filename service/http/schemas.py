@@ -3,9 +3,32 @@ OpenAPI document.  Schemas live only here, at the edge; the domain sees plain di
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
-NAME = validate.Length(min=1, max=64)
+from domain.games import GAMES
+
+
+class _Printable(validate.Regexp):
+    """Printable text: no control characters (NUL, newlines, escapes: names end up in lists
+    and logs), not blank.  The pattern is documented in the OpenAPI document; it is matched
+    against the whole value (``re.match`` would let a final newline through ``$``)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$",
+            error="must be printable text (no control characters, not blank)",
+        )
+
+    def __call__(self, value: str) -> str:  # type: ignore[override]
+        if self.regex.fullmatch(value) is None:
+            raise ValidationError(self._format_error(value))
+        return value
+
+
+NAME = [validate.Length(min=1, max=64), _Printable()]
+# Versions are counted in a Redis stream id (64-bit); no game comes near this bound, and a
+# request past it is refused here rather than by Redis.
+MAX_VERSION = 1_000_000_000
 
 
 class ErrorBody(Schema):
@@ -18,16 +41,21 @@ class ApiError(Schema):
     error = fields.Nested(ErrorBody, required=True)
 
 
+# What every offered game allows, together; each game's own limits are checked by the service.
+BOTS = sorted({b for g in GAMES.values() for b in g.bots})
+PLAYERS = validate.Length(
+    min=min(g.min_players for g in GAMES.values()), max=max(g.max_players for g in GAMES.values())
+)
+
+
 class PlayerIn(Schema):
     name = fields.Str(required=True, validate=NAME)
-    bot = fields.Str(load_default=None, allow_none=True, validate=validate.Length(max=32))
+    bot = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(BOTS))
 
 
 class CreateGame(Schema):
-    game = fields.Str(required=True, validate=validate.Length(min=1, max=64))
-    players = fields.List(
-        fields.Nested(PlayerIn), required=True, validate=validate.Length(min=1, max=8)
-    )
+    game = fields.Str(required=True, validate=validate.OneOf(sorted(GAMES)))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=PLAYERS)
     options = fields.Dict(
         keys=fields.Str(validate=validate.Length(max=32)),
         values=fields.Str(validate=validate.Length(max=32)),
@@ -93,7 +121,7 @@ class ListQuery(Schema):
 
 
 class ViewQuery(Schema):
-    version = fields.Int(validate=validate.Range(min=1))
+    version = fields.Int(validate=validate.Range(min=1, max=MAX_VERSION))
     reveal = fields.Bool(
         load_default=False,
         metadata={"description": "finished games only: show everything at that version"},
@@ -120,7 +148,9 @@ class ActIn(Schema):
     action = fields.Dict(
         keys=fields.Str(), required=True, metadata={"description": "one of GET .../actions"}
     )
-    expected_version = fields.Int(required=True, strict=True, validate=validate.Range(min=0))
+    expected_version = fields.Int(
+        required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION)
+    )
 
 
 class Event(Schema):
@@ -137,7 +167,7 @@ class Events(Schema):
 
 
 class EventsQuery(Schema):
-    after = fields.Int(load_default=0, validate=validate.Range(min=0))
+    after = fields.Int(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
     limit = fields.Int(load_default=100, validate=validate.Range(min=1, max=1000))
     wait = fields.Float(
         load_default=0,
@@ -147,7 +177,12 @@ class EventsQuery(Schema):
 
 
 class UndoIn(Schema):
-    to_version = fields.Int(load_default=None, allow_none=True, strict=True)
+    to_version = fields.Int(
+        load_default=None,
+        allow_none=True,
+        strict=True,
+        validate=validate.Range(min=0, max=MAX_VERSION),
+    )
 
 
 class Undone(Schema):

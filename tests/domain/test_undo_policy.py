@@ -57,3 +57,15 @@ def test_host_truncates_anywhere_after_the_setup() -> None:
     assert reason(policy="host", requester=HOST, log=entries) == "to_version_required"
     # under "host" players keep their own turn undo
     assert undo_target(GAME, "host", 0, log((0, "CardPlayed")), None, 2, False) == 2
+
+
+def test_undo_never_cuts_one_command_in_two() -> None:
+    entries = [
+        *log((1, "KnightPlaced")),
+        Logged(4, 0, 4, Event("CardPlayed", 0)),
+        Logged(5, None, 4, Event("RoundEnded")),  # the same command's second event
+        Logged(6, 1, 6, Event("CardPlayed", 1)),
+    ]
+    assert undo_target(GAME, "host", HOST, entries, 5, 2, False) == 5
+    assert undo_target(GAME, "host", HOST, entries, 3, 2, False) == 3
+    assert reason(policy="host", requester=HOST, log=entries, to_version=4) == "bad_version"

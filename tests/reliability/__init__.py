@@ -1,0 +1,1 @@
+"""Reliability and security: faults survived, bad input refused, secrets kept (issue 6)."""

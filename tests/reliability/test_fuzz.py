@@ -1,0 +1,152 @@
+"""schemathesis against ``/api/v1/openapi.json``, in process (the WSGI app on a Redis of its
+own): generated valid and invalid requests for every operation, then stateful sequences that
+follow the document's OpenAPI links (create a game, then read, act on, undo, audit it).
+
+Every response must be a non-5xx that matches its documented status, content type, headers and
+schema; schema-invalid requests must be refused.  Not checked: ``positive_data_acceptance``
+(a schema-valid request must be accepted): the schema cannot express the rules, so a
+well-formed action that the rules refuse is a 422 by design, and so is a well-formed create
+with a player count the chosen game does not take (400).
+
+The number of cases run is printed as a ``FIGURE`` line (``-s``).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, settings
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import (
+    content_type_conformance,
+    negative_data_rejection,
+    response_headers_conformance,
+    response_schema_conformance,
+    status_code_conformance,
+    unsupported_method,
+)
+
+from service.app import create_app
+from service.connections import connect
+from service.games import Chronicle
+from service.jobs import NoJobs
+from service.redis_server import RedisServer
+from service.store import EventStore
+from tests.conftest import ADMIN_TOKEN
+from tests.conftest import settings as app_settings
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_headers_conformance,
+    response_schema_conformance,
+    negative_data_rejection,
+    unsupported_method,
+]
+COUNT = {"stateless": 0, "stateful": 0}
+STATUSES: dict[int, int] = {}
+FOLLOWED: dict[str, int] = {}
+
+
+# The app is built at import (it connects to nothing then) on the socket of a Redis that a
+# module fixture starts in the same folder before the first request.
+REDIS_DIR = Path(tempfile.mkdtemp(prefix="chronicle-fuzz-"))
+APP = create_app(app_settings(f"unix://{REDIS_DIR / 'redis.sock'}"))
+schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
+# The stateless phase aims at one real game (the stateful phase creates its own through the
+# links) and calls it as a seat, the host, the operator or a spectator, at random.
+FUZZ_GAME = "fuzz0game0000001"
+schema.config.update(parameters={"game_id": FUZZ_GAME})
+IDENTITIES: dict[str, str | None] = {}
+
+
+@schema.auth(refresh_interval=None)
+class Identity:
+    rng = random.Random(6)
+
+    def get(self, case: schemathesis.Case, ctx: schemathesis.AuthContext) -> str | None:
+        return self.rng.choice(sorted(IDENTITIES)) if IDENTITIES else "spectator"
+
+    def set(self, case: schemathesis.Case, data: str, ctx: schemathesis.AuthContext) -> None:
+        token = IDENTITIES.get(data)
+        headers = {k: v for k, v in (case.headers or {}).items() if k != "Authorization"}
+        case.headers = {**headers, **({"Authorization": f"Bearer {token}"} if token else {})}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def fuzz_redis() -> Iterator[str]:
+    server = RedisServer(REDIS_DIR, persistent=False)
+    url = server.start()
+    ch = Chronicle(EventStore(connect(url)), NoJobs(), ADMIN_TOKEN)
+    players = [{"name": "Ann"}, {"name": "Bob"}]
+    created = ch.create(FUZZ_GAME, "artus", players, {"undo": "host"}, None)
+    IDENTITIES.update(
+        spectator=None,
+        admin=ADMIN_TOKEN,
+        host=created["host_token"],
+        **{f"seat{x['seat']}": x["token"] for x in created["seats"]},
+    )
+    yield url
+    server.stop()
+    shutil.rmtree(REDIS_DIR, ignore_errors=True)
+
+
+def bound_wait(case: schemathesis.Case) -> None:
+    """Long polls are real (up to 30 s); the fuzzer's waits are cut to 0.1 s."""
+    wait = (case.query or {}).get("wait")
+    if isinstance(wait, int | float) and not isinstance(wait, bool) and wait > 0.1:
+        case.query["wait"] = 0.1
+
+
+@schema.parametrize()
+@settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_every_operation_answers_by_its_schema(case: schemathesis.Case) -> None:
+    COUNT["stateless"] += 1
+    bound_wait(case)
+    response = case.call_and_validate(checks=CHECKS)
+    STATUSES[response.status_code] = STATUSES.get(response.status_code, 0) + 1
+
+
+def test_stateful_links() -> None:
+    machine = schema.as_state_machine()
+
+    class Workflow(machine):  # type: ignore[misc, valid-type]
+        def before_call(self, case):  # type: ignore[no-untyped-def]
+            bound_wait(case)
+
+        def validate_response(self, response, case, **kwargs):  # type: ignore[no-untyped-def]
+            COUNT["stateful"] += 1
+            key = f"{case.operation.label} {response.status_code}"
+            FOLLOWED[key] = FOLLOWED.get(key, 0) + 1
+            case.validate_response(response, checks=CHECKS)
+
+    Workflow.run(
+        settings=settings(
+            max_examples=80,
+            stateful_step_count=8,
+            deadline=None,
+            suppress_health_check=list(HealthCheck),
+            derandomize=True,
+        )
+    )
+    # the links were followed: operations on a game the workflow created answered 2xx
+    reached = {k.split(" ")[1] for k in FOLLOWED if "{game_id}" in k and k.endswith(" 200")}
+    assert len(reached) >= 4, FOLLOWED
+    print(
+        f"\nFIGURE schemathesis: {COUNT['stateless']} stateless cases (statuses "
+        f"{dict(sorted(STATUSES.items()))}) + {COUNT['stateful']} stateful calls "
+        f"({sum(v for k, v in FOLLOWED.items() if '{game_id}' in k and k.endswith(' 200'))} "
+        f"2xx on linked games), 0 failures"
+    )

@@ -1,0 +1,329 @@
+"""The leak sweep: random games of every game, played to the end through the HTTP app; at every
+version, every response each seat (and a spectator, and the host) can obtain is checked
+against what that caller may not see, computed from the full state (``secrets.py``):
+
+- the view now, and at the end the view at every version (``?version=N``);
+- the legal actions;
+- the events (as they arrive, by ``after``, some by long-poll) and the responses of its own
+  actions and undos, each event against the state at its own version;
+- the audit (events and the undo trail, each undone event against the history it was in);
+- errors: a stale version, acting out of turn, and (Artus) playing a card one does not hold,
+  which must not tell a card in another hand from a card in a pile.
+
+Every response text is also searched for the seed, the chain key and the tokens of others.
+Once a game is finished everything is revealed, so only the responses before are checked (and
+the replayed views of earlier versions, which stay as each caller saw them).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from domain import engine
+from domain.games import GAMES
+from projections import chain
+from projections.fold import fold
+from projections.views import ADMIN, Caller
+from service.app import create_app
+from service.games import Chronicle
+from service.jobs import NoJobs
+from service.redis_server import RedisServer
+from service.store import EventStore
+from tests.conftest import ADMIN_TOKEN, settings
+from tests.reliability.secrets import problems
+
+# (game, options, players, undo policy, seed of the random play)
+GAMES_PLAYED = [
+    ("artus", {"rules": "basic"}, 2, "turn", 11),
+    ("artus", {"rules": "advanced"}, 3, "host", 12),
+    ("kings-and-castles", {"length": "short"}, 2, "turn", 13),
+    ("kings-and-castles", {"length": "short"}, 3, "host", 14),
+    ("lancaster", {}, 2, "turn", 15),
+    ("lancaster", {}, 3, "host", 16),
+]
+FIGURES = {"responses": 0, "games": 0}
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, Chronicle]]:
+    server = RedisServer(tmp_path_factory.mktemp("leaks"), persistent=False)
+    url = server.start()
+    ch = Chronicle(EventStore(redis.Redis.from_url(url)), NoJobs(), ADMIN_TOKEN)
+    yield create_app(settings(url)).test_client(), ch
+    server.stop()
+    print(
+        f"\nFIGURE leak sweep: {FIGURES['games']} games, {FIGURES['responses']} responses "
+        "checked, 0 leaks"
+    )
+
+
+class Sweep:
+    def __init__(
+        self,
+        c: FlaskClient,
+        ch: Chronicle,
+        game: str,
+        options: dict,
+        n: int,
+        undo: str,
+        seed: int,
+    ) -> None:
+        self.c, self.ch, self.game, self.rng = c, ch, game, random.Random(seed)
+        players = [{"name": f"p{i}"} for i in range(n)]
+        options = {**options, "undo": undo}
+        body = {"game": game, "players": players, "options": options, "seed": f"leaks-{seed}"}
+        r = c.post("/api/v1/games", json=body)
+        assert r.status_code == 201, r.json
+        created = r.json
+        self.gid = created["id"]
+        self.tokens: dict[int, str] = {s["seat"]: s["token"] for s in created["seats"]}
+        self.host = created["host_token"]
+        # callers: each seat, a spectator and the host (the host has powers, not sight)
+        self.callers: dict[str, tuple[str | None, int | None]] = {
+            **{f"seat{s}": (t, s) for s, t in self.tokens.items()},
+            "spectator": (None, None),
+            "host": (self.host, None),
+        }
+        meta = ch.store.meta(self.gid)
+        # never in any response to anyone: the seed, the chain key, tokens and their hashes
+        self.forbidden = [
+            meta["seed"],
+            chain.chain_key(meta["seed"]).hex(),
+            self.host,
+            *self.tokens.values(),
+            *json.loads(meta["tokens"]),
+            meta["host"],
+        ]
+        self.matches: list[Any] = [None]  # index = version
+        self.seen = dict.fromkeys(self.callers, 0)  # last event version each caller read
+        self.undone_history: list[dict[int, Any]] = []  # per undo: version -> match removed
+        self.sync()
+
+    # ---- the full state, kept by the test from the log ------------------------------------
+    def sync(self, undone: bool = False) -> None:
+        """Fold the log's new events (after an undo: drop the removed history first)."""
+        version = int(self.ch.store.meta(self.gid)["version"])
+        if undone:
+            removed = {v: self.matches[v] for v in range(version + 1, len(self.matches))}
+            self.undone_history.append(removed)
+            del self.matches[version + 1 :]
+            self.seen = {k: min(v, version) for k, v in self.seen.items()}
+        game = GAMES[self.game]
+        for rec in self.ch.store.read(self.gid, len(self.matches) - 1, 10_000):
+            prev = self.matches[-1]
+            self.matches.append(fold(game, [rec], prev) if prev is not None else fold(game, [rec]))
+        assert self.version == version
+
+    @property
+    def version(self) -> int:
+        return len(self.matches) - 1
+
+    @property
+    def status(self) -> str:
+        return self.matches[-1].status(GAMES[self.game])
+
+    # ---- requests, each checked -----------------------------------------------------------
+    def get(self, caller: str, path: str, **query: Any) -> Any:
+        token = self.callers[caller][0]
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.c.get(f"/api/v1/games/{self.gid}{path}", query_string=query, headers=headers)
+        self.text(caller, r.get_data(as_text=True))
+        return r
+
+    def post(self, caller: str, path: str, body: Any) -> Any:
+        token = self.callers[caller][0]
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        r = self.c.post(f"/api/v1/games/{self.gid}{path}", json=body, headers=headers)
+        self.text(caller, r.get_data(as_text=True))
+        return r
+
+    def text(self, caller: str, text: str) -> None:
+        FIGURES["responses"] += 1
+        for secret in self.forbidden:
+            assert not secret or secret not in text, f"{caller} was shown a secret: {text[:300]}"
+
+    def check(self, caller: str, kind: str, doc: Any, match: Any, echo: frozenset = frozenset()):
+        seat = self.callers[caller][1]
+        found = problems(self.game, kind, doc, match, seat, echo)
+        assert not found, f"{self.game} v{match.version} {caller} {kind}: {found[:5]}"
+
+    def check_events(self, caller: str, events: list[dict], history: dict | None = None) -> None:
+        for e in events:
+            match = (history or {}).get(e["version"]) or self.matches[e["version"]]
+            if match.status(GAMES[self.game]) != engine.FINISHED:
+                self.check(caller, "event", e, match)
+
+    # ---- one step: every caller reads everything ------------------------------------------
+    def read_all(self, step: int) -> None:
+        if self.status == engine.FINISHED:
+            return
+        now = self.matches[-1]
+        for caller, (_, seat) in self.callers.items():
+            # the host's sight is the spectator's: it is read as often only now and then
+            if caller == "host" and step % 4:
+                continue
+            view = self.get(caller, "/view").get_json()
+            assert view["version"] == self.version
+            self.check(caller, "view", view, now)
+            if seat is not None or step % 5 == 0:
+                self.check(caller, "actions", self.get(caller, "/actions").get_json(), now)
+            wait = {"wait": 1} if step % 7 == 0 else {}  # a long poll (answered at once)
+            events = self.get(caller, "/events", after=self.seen[caller], **wait).get_json()
+            self.check_events(caller, events["events"])
+            self.seen[caller] = events["version"]
+            if step % 15 == 0:
+                self.audit(caller)
+                r = self.get(caller, "/view", reveal="true")
+                assert r.status_code == 400, "reveal before the end"
+            if step % 8 == 0:
+                self.errors(caller)
+
+    def audit(self, caller: str) -> None:
+        doc = self.get(caller, "/audit").get_json()
+        self.check_events(caller, doc["events"])
+        assert len(doc["undone"]) == len(self.undone_history)
+        for record, history in zip(doc["undone"], self.undone_history, strict=True):
+            self.check_events(caller, record["events"], history)
+
+    def errors(self, caller: str) -> None:
+        game, now = GAMES[self.game], self.matches[-1]
+        to_act = now.to_act(game)
+        seat = self.callers[caller][1]
+        if not to_act:
+            return
+        actor = to_act[0]
+        action = game.legal_actions(now.state, actor)[0]
+        attempts = [{"action": action, "expected_version": self.version - 1}]  # stale: 409
+        if seat is None or seat not in to_act:
+            attempts.append({"action": action, "expected_version": self.version})  # 403
+        for body in attempts:
+            r = self.post(caller, "/actions", body)
+            assert 400 <= r.status_code < 500, r.get_json()
+            self.check(caller, "error", r.get_json(), now, _strings(body))
+        if self.game == "artus" and seat == actor and now.state.phase == "play":
+            self.artus_oracle(caller, action)
+        assert self.ch.store.meta(self.gid)["version"] == str(self.version)
+
+    def artus_oracle(self, caller: str, action: dict) -> None:
+        """Playing a card one does not hold: the answer must not say where the card is."""
+        state, seat = self.matches[-1].state, self.callers[caller][1]
+        elsewhere = {
+            "another hand": [c for t, h in enumerate(state.hands) if t != seat for c in h],
+            "a pile": [c for own in state.piles for cs in own.values() for c in cs],
+            "the table": list(state.played),
+        }
+        answers = {}
+        for where, cards in elsewhere.items():
+            if not cards:
+                continue
+            card = self.rng.choice(cards)
+            body = {"action": {**action, "card": card}, "expected_version": self.version}
+            r = self.post(caller, "/actions", body)
+            doc = r.get_json()
+            self.check(caller, "error", doc, self.matches[-1], _strings(body))
+            answers[where] = (r.status_code, json.dumps(doc).replace(card, "<card>"))
+        assert len(set(answers.values())) == 1, answers
+
+    # ---- writes ---------------------------------------------------------------------------
+    def act(self, step: int) -> None:
+        game = GAMES[self.game]
+        now = self.matches[-1]
+        if self.status == engine.SCORING:  # what the worker's scoring job does
+            assert self.ch.finish(self.gid, self.version)
+            self.sync()
+            return
+        assert now.to_act(game), (self.status, now.version, now.state)
+        seat = self.rng.choice(now.to_act(game))
+        caller = f"seat{seat}"
+        listed = self.get(caller, "/actions").get_json()
+        action = self.rng.choice(listed["actions"])
+        r = self.post(caller, "/actions", {"action": action, "expected_version": self.version})
+        assert r.status_code == 201, r.get_json()
+        before = self.version
+        self.sync()
+        assert r.get_json()["version"] == self.version > before
+        self.check_events(caller, r.get_json()["events"])
+        if self.rng.random() < 0.08:
+            self.undo(caller)
+
+    def undo(self, caller: str) -> None:
+        options = self.matches[-1].config.options
+        if options.get("undo") == "host" and self.version > 10:
+            caller, body = (
+                "host",
+                {"to_version": self.rng.randrange(self.version - 6, self.version)},
+            )
+        else:
+            body = {}
+        history = dict(enumerate(self.matches))
+        r = self.post(caller, "/undo", body)
+        if r.status_code == 409:
+            assert r.get_json()["error"]["code"] == "undo_refused"
+            self.check(caller, "error", r.get_json(), self.matches[-1])
+            return
+        assert r.status_code == 200, r.get_json()
+        self.sync(undone=True)
+        self.check_events(caller, r.get_json()["undone"], history)
+
+    def views_at_every_version(self) -> None:
+        game = GAMES[self.game]
+        for caller in self.callers:
+            if caller == "host":  # sees what a spectator sees, checked above
+                continue
+            for v in range(1, self.version + 1):
+                if self.matches[v].status(game) == engine.FINISHED:
+                    continue
+                view = self.get(caller, "/view", version=v).get_json()
+                assert view["version"] == v
+                self.check(caller, "view", view, self.matches[v])
+        # and reveal is refused to nobody once finished, but only then (checked before)
+
+
+def _strings(doc: Any) -> frozenset[str]:
+    out: set[str] = set()
+
+    def walk(x: Any) -> None:
+        if isinstance(x, str):
+            out.add(x)
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                out.add(str(k))
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(doc)
+    return frozenset(out)
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "n", "undo", "seed"),
+    GAMES_PLAYED,
+    ids=[f"{g}-{'-'.join(o.values()) or 'std'}-{n}p-undo_{u}" for g, o, n, u, _ in GAMES_PLAYED],
+)
+def test_no_response_shows_a_seat_what_it_may_not_see(
+    env: tuple[FlaskClient, Chronicle], game: str, options: dict, n: int, undo: str, seed: int
+) -> None:
+    c, ch = env
+    sweep = Sweep(c, ch, game, options, n, undo, seed)
+    for step in range(5000):
+        sweep.read_all(step)
+        if sweep.status == engine.FINISHED:
+            break
+        sweep.act(step)
+    else:
+        raise AssertionError("the game did not end")
+    assert sweep.undone_history or undo == "none"
+    # before the end, reveal is refused; after it, views of earlier versions stay redacted
+    sweep.views_at_every_version()
+    final = sweep.ch.export(sweep.gid, Caller(ADMIN))
+    assert final["events"][-1]["type"] == engine.GAME_FINISHED
+    FIGURES["games"] += 1
