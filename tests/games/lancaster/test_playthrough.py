@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from collections import Counter
 
 import pytest
@@ -79,21 +78,17 @@ def test_random_play_to_the_end(n: int, seed: str) -> None:
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
-def test_greedy_bots_play_to_the_end_fast(n: int) -> None:
+def test_greedy_bots_play_to_the_end(n: int) -> None:
+    """Greedy bots finish with listed actions (their speed is measured in bench/bots.py)."""
     cfg = Config("lancaster", {}, tuple(Player(f"b{i}", "greedy") for i in range(n)))
-    times: list[float] = []
 
-    def timed(game, match, seat, actions, rng):
-        t = time.perf_counter()
+    def checked(game, match, seat, actions, rng):
         out = bot_chooser(game, match, seat, actions, rng)
-        times.append(time.perf_counter() - t)
         assert out in actions
         return out
 
-    steps = list(playthrough(GAME, cfg, f"greedy-{n}", timed))
+    steps = list(playthrough(GAME, cfg, f"greedy-{n}", checked))
     assert steps[-1].match.status(GAME) == engine.FINISHED
-    times.sort()
-    assert times[int(0.99 * (len(times) - 1))] < 0.020
 
 
 def test_greedy_sees_only_its_view_and_random_is_uniform() -> None:
