@@ -199,19 +199,7 @@ class Chronicle:
         created = self.clock()
         records = self._records(seed, 0, "", events, None, CREATE, created)
         match = fold(game, records)
-        meta = {
-            "game": game.id,
-            "seed": seed,
-            "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
-            "tokens": json.dumps([auth.token_hash(t) if t else None for t in tokens]),
-            "host": auth.token_hash(host_token),
-            "created_at": str(created),
-            "setup_version": str(len(records)),
-            "config": json.dumps(
-                {"options": dict(config.options), "seats": seats_doc(match)}, separators=(",", ":")
-            ),
-            **self._status_meta(game, match, created),
-        }
+        meta = self._new_meta(game, match, seed, tokens, host_token, created, len(records), created)
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
             try:
@@ -413,21 +401,11 @@ class Chronicle:
         tokens = [None if p.bot else auth.new_token() for p in match.config.players]
         host_token = auth.new_token()
         seed = doc["seed"]
-        meta = {
-            "game": game.id,
-            "seed": seed,
-            "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
-            "tokens": json.dumps([auth.token_hash(t) if t else None for t in tokens]),
-            "host": auth.token_hash(host_token),
-            "created_at": str(records[0].at),
-            "setup_version": str(_setup_length(records)),
-            "config": json.dumps(
-                {"options": dict(match.config.options), "seats": seats_doc(match)},
-                separators=(",", ":"),
-            ),
-            "imported_from": str(doc.get("id", "")),
-            **self._status_meta(game, match, self.clock()),
-        }
+        meta = self._new_meta(
+            game, match, seed, tokens, host_token, records[0].at, _setup_length(records),
+            self.clock(),
+        )  # fmt: skip
+        meta["imported_from"] = str(doc.get("id", ""))
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
         for u in doc.get("undone") or []:
@@ -480,6 +458,33 @@ class Chronicle:
             ],
             "host_token": host_token,
             "seed_commitment": meta["seed_commitment"],
+        }
+
+    def _new_meta(
+        self,
+        game: Game,
+        match: Match,
+        seed: str,
+        tokens: Sequence[str | None],
+        host_token: str,
+        created: int,
+        setup_version: int,
+        updated: int,
+    ) -> dict[str, str]:
+        """The meta hash of a new game (created or imported): secrets only as hashes."""
+        return {
+            "game": game.id,
+            "seed": seed,
+            "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
+            "tokens": json.dumps([auth.token_hash(t) if t else None for t in tokens]),
+            "host": auth.token_hash(host_token),
+            "created_at": str(created),
+            "setup_version": str(setup_version),
+            "config": json.dumps(
+                {"options": dict(match.config.options), "seats": seats_doc(match)},
+                separators=(",", ":"),
+            ),
+            **self._status_meta(game, match, updated),
         }
 
     def _status_meta(self, game: Game, match: Match, at: int) -> dict[str, str]:

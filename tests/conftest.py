@@ -6,19 +6,18 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
-from werkzeug.serving import make_server
 
 from service.app import create_app
 from service.config import Settings
 from service.redis_server import RedisServer, free_port
 from tests.support.client import Client
+from tests.support.server import serving
 
 ADMIN_TOKEN = "test-admin-token"
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,12 +45,8 @@ def settings(url: str) -> Settings:
 @pytest.fixture(scope="session")
 def server_url(redis_url: str) -> Iterator[str]:
     """The API on a real HTTP server (threaded werkzeug) on a free port."""
-    app = create_app(settings(redis_url))
-    server = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with serving(create_app(settings(redis_url))) as url:
+        yield url
 
 
 @pytest.fixture

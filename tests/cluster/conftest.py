@@ -6,13 +6,11 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
 
 from service.app import create_app
 from service.config import Settings
@@ -20,6 +18,7 @@ from service.redis_server import RedisServer, free_port
 from tests.cluster.fixtures import cluster_url
 from tests.conftest import ADMIN_TOKEN, ROOT
 from tests.support.client import Client
+from tests.support.server import serving
 
 __all__ = ["cluster_url"]
 
@@ -45,12 +44,8 @@ def cluster_settings(cluster_url: str, queue_url: str) -> Settings:
 
 @pytest.fixture(scope="session")
 def cluster_api_url(cluster_settings: Settings) -> Iterator[str]:
-    app = create_app(cluster_settings)
-    server = make_server("127.0.0.1", free_port(), app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
+    with serving(create_app(cluster_settings)) as url:
+        yield url
 
 
 @pytest.fixture

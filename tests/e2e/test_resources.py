@@ -5,13 +5,12 @@ from __future__ import annotations
 import threading
 import time
 
-from flask import Flask
-
 from service.app import create_app
 from service.config import Settings
 from service.redis_server import free_port
 from tests.support.client import Client
 from tests.support.play import new_game
+from tests.support.server import serving
 
 
 def test_catalog_lists_every_game_with_options(api: Client) -> None:
@@ -107,25 +106,19 @@ def test_health_readiness_openapi_and_docs(api: Client) -> None:
     assert api.get("/api/v1/docs").status_code == 200
 
 
-def serve(app: Flask) -> str:
-    from werkzeug.serving import make_server
-
-    server = make_server("127.0.0.1", free_port(), app, threaded=True)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_port}"
-
-
 def test_redis_unreachable_answers_503_quickly() -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     app = create_app(
         Settings(redis_url=dead, queue_redis_url=None, admin_token=None, data_dir=".", port=0)
     )
-    client = Client(serve(app))
-    for path in ("/readyz", "/api/v1/games/abc", "/api/v1/games"):
-        started = time.monotonic()
-        r = client.get(path)
-        assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
-        assert time.monotonic() - started < 2.5
-    r = client.post("/api/v1/games", {"game": "artus", "players": [{"name": "a"}, {"name": "b"}]})
-    assert r.status_code == 503
-    assert client.get("/healthz").status_code == 200
+    with serving(app) as url:
+        client = Client(url)
+        for path in ("/readyz", "/api/v1/games/abc", "/api/v1/games"):
+            started = time.monotonic()
+            r = client.get(path)
+            assert r.status_code == 503 and r.json()["error"]["code"] == "unavailable"
+            assert time.monotonic() - started < 2.5
+        players = [{"name": "a"}, {"name": "b"}]
+        r = client.post("/api/v1/games", {"game": "artus", "players": players})
+        assert r.status_code == 503
+        assert client.get("/healthz").status_code == 200
