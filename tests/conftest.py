@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -54,25 +55,31 @@ def api(server_url: str) -> Client:
     return Client(server_url)
 
 
-def start_worker(url: str) -> subprocess.Popen[bytes]:
+@contextmanager
+def running_worker(url: str, queue_url: str | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `chronicle worker` process (reconciling every second) until the block ends."""
     env = {
         **os.environ,
         "REDIS_URL": url,
+        "QUEUE_REDIS_URL": queue_url or "",
         "PYTHONPATH": str(ROOT),
         "CHRONICLE_RECONCILE_SECONDS": "1",
     }
-    return subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
+    proc = subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
+    time.sleep(0.5)
+    assert proc.poll() is None, "the worker process died at start"
+    try:
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
 
 
 @pytest.fixture(scope="session")
 def worker(redis_url: str) -> Iterator[subprocess.Popen[bytes]]:
     """One real RQ worker process for the session (bot turns and final scoring)."""
-    proc = start_worker(redis_url)
-    time.sleep(0.5)
-    assert proc.poll() is None, "the worker process died at start"
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with running_worker(redis_url) as proc:
+        yield proc

@@ -3,10 +3,7 @@ of its own (``QUEUE_REDIS_URL``), as a deployment on a cluster must run."""
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +13,7 @@ from service.app import create_app
 from service.config import Settings
 from service.redis_server import RedisServer, free_port
 from tests.cluster.fixtures import cluster_url
-from tests.conftest import ADMIN_TOKEN, ROOT
+from tests.conftest import ADMIN_TOKEN, running_worker
 from tests.support.client import Client
 from tests.support.server import serving
 
@@ -55,19 +52,5 @@ def cluster_api(cluster_api_url: str) -> Client:
 
 @pytest.fixture(scope="session")
 def cluster_worker(cluster_settings: Settings) -> Iterator[subprocess.Popen[bytes]]:
-    env = {
-        **os.environ,
-        "REDIS_URL": cluster_settings.redis_url or "",
-        "QUEUE_REDIS_URL": cluster_settings.queue_redis_url or "",
-        "PYTHONPATH": str(ROOT),
-        "CHRONICLE_RECONCILE_SECONDS": "1",
-    }
-    proc = subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
-    time.sleep(0.5)
-    assert proc.poll() is None, "the worker process died at start"
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with running_worker(cluster_settings.redis_url or "", cluster_settings.queue_redis_url) as proc:
+        yield proc
