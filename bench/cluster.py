@@ -32,8 +32,8 @@ from typing import Any
 from bench.report import median
 from bench.scripts import all_games, scripts
 from bench.throughput import encoded
+from service.chronicle import Chronicle
 from service.connections import connect
-from service.games import Chronicle
 from service.jobs import NoJobs
 from service.redis_cluster import RedisClusterServer
 from service.store import EventStore, keys

@@ -16,7 +16,7 @@ from bench.report import Row, median, pct, ratio_row
 from bench.scripts import Script, all_games, scripts
 from bench.servers import Servers
 from projections.views import SEAT, Caller
-from service.games import Chronicle, now_ms
+from service.chronicle import Chronicle, now_ms
 from service.jobs import QUEUE
 from service.store import INDEX, keys
 from workers.main import missing_follow_ups

@@ -15,7 +15,7 @@ from bench.servers import Servers
 from domain.engine import Game
 from projections.fold import SNAPSHOT_EVERY
 from projections.views import SEAT, Caller
-from service.games import Chronicle
+from service.chronicle import Chronicle
 
 SHORT = 20
 LONG = (200, 2000, 2000 + SNAPSHOT_EVERY - 1)
@@ -26,7 +26,7 @@ def load_ms(ch: Chronicle, gids: Sequence[str], rounds: int) -> list[float]:
     samples: list[list[float]] = [[] for _ in gids]
     for _ in range(rounds):
         for i, gid in enumerate(gids):
-            ch._cache.clear()
+            ch.loader.forget_all()
             start = time.perf_counter()
             ch.current(gid)
             samples[i].append((time.perf_counter() - start) * 1000)

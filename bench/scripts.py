@@ -11,7 +11,8 @@ from typing import Any
 from domain.engine import Game
 from domain.games import GAMES
 from domain.simulate import Step, playthrough
-from service.games import Chronicle, _config
+from service.chronicle import Chronicle
+from service.game_config import checked_config
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def variants(game: Game) -> Iterator[tuple[dict[str, str], int]]:
 
 def script(game: Game, options: dict[str, str], n: int, seed: str) -> Script:
     players = [{"name": f"P{i}"} for i in range(n)]
-    config = _config(game, players, options)
+    config = checked_config(game, players, options)
     return Script(game.id, options, players, seed, list(playthrough(game, config, seed)))
 
 

@@ -15,8 +15,8 @@ from typing import Any
 import redis
 from rq import Worker
 
+from service.chronicle import Chronicle
 from service.connections import connect
-from service.games import Chronicle
 from service.jobs import RQJobQueue
 from service.redis_server import RedisServer, free_port
 from service.store import EventStore
@@ -110,7 +110,7 @@ class Servers:
         if batch:
             self.r.unlink(*batch)
         self.r.unlink("games:index")
-        self.chronicle._cache.clear()
+        self.chronicle.loader.forget_all()
 
     def stop(self) -> None:
         for proc in self.procs:

@@ -19,7 +19,8 @@ from bench.servers import Servers
 from domain.games import GAMES
 from projections.fold import SNAPSHOT_EVERY, snapshot_blob
 from projections.records import CREATE, FINISH
-from service.games import Chronicle, now_ms
+from service.chronicle import Chronicle, now_ms
+from service.commands import chained, status_meta
 from service.store import append_args
 
 Batch = tuple[int, str, list[Any], dict[str, str], tuple[int, str] | None]
@@ -34,8 +35,8 @@ def batches(ch: Chronicle, script: Script) -> list[Batch]:
     last = len(script.steps) - 1
     for i, step in enumerate(script.steps):
         command = CREATE if i == 0 else FINISH if i == last else step.action
-        records = ch._records(script.seed, version, head, step.events, step.seat, command, at)
-        meta = ch._status_meta(game, step.match, at)
+        records = chained(script.seed, version, head, step.events, step.seat, command, at)
+        meta = status_meta(game, step.match, at)
         if i == 0:
             meta |= {"game": game.id, "seed": script.seed, "created_at": str(at)}
         snap = None

@@ -10,9 +10,9 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_smorest import Api
 
+from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
-from service.games import Chronicle
 from service.http import errors, limits
 from service.http.api import blp
 from service.http.schemas import ApiError

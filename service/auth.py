@@ -14,12 +14,10 @@ import json
 import secrets
 from collections.abc import Mapping
 
-from domain.errors import Refused
 from projections.views import ADMIN, HOST, SEAT, SPECTATOR, Caller
+from service.errors import Unauthorized
 
-
-class Unauthorized(Refused):
-    code = "unauthorized"
+__all__ = ["Unauthorized", "bearer", "new_token", "resolve", "token_hash"]
 
 
 def new_token() -> str:

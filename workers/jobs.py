@@ -10,8 +10,9 @@ from domain.rng import Rng
 from projections.views import SEAT, Caller
 from service import faults
 from service.app import build_chronicle
+from service.chronicle import Chronicle
 from service.config import Settings
-from service.games import Chronicle, VersionConflict
+from service.errors import VersionConflict
 
 log = logging.getLogger(__name__)
 _chronicle: Chronicle | None = None

@@ -13,8 +13,9 @@ from werkzeug.routing import BaseConverter
 from domain import engine, games
 from domain.errors import BadAction
 from projections.views import ADMIN, Caller, events_for, view_doc
-from service.games import Chronicle, Current
+from service.chronicle import Chronicle
 from service.http import schemas as s
+from service.loading import Current
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, play and history")
 

@@ -17,8 +17,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import BadAction, Forbidden, IllegalAction, Refused, UndoRefused
-from service.auth import Unauthorized
-from service.games import ImportRefused, NotFound, VersionConflict
+from service.errors import ImportRefused, NotFound, Unauthorized, VersionConflict
 
 log = logging.getLogger(__name__)
 

@@ -26,8 +26,8 @@ import requests
 from domain import engine
 from domain.rng import Rng
 from projections.views import SEAT, Caller
+from service.chronicle import Chronicle
 from service.connections import connect
-from service.games import Chronicle
 from service.jobs import NoJobs
 from service.redis_server import RedisServer, free_port
 from service.store import EventStore

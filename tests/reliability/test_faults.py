@@ -36,7 +36,7 @@ from projections import chain
 from projections.records import from_full
 from projections.replay import replay
 from projections.views import SEAT, Caller
-from service.games import Chronicle
+from service.chronicle import Chronicle
 from service.jobs import NoJobs, RQJobQueue
 from service.redis_server import RedisServer
 from service.store import EventStore

@@ -33,8 +33,8 @@ from schemathesis.specs.openapi.checks import (
 )
 
 from service.app import create_app
+from service.chronicle import Chronicle
 from service.connections import connect
-from service.games import Chronicle
 from service.jobs import NoJobs
 from service.redis_server import RedisServer
 from service.store import EventStore

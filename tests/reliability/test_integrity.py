@@ -40,7 +40,8 @@ from projections.records import from_full, full
 from projections.replay import replay
 from projections.views import ADMIN, HOST, SEAT, Caller
 from service.app import create_app
-from service.games import Chronicle, VersionConflict
+from service.chronicle import Chronicle
+from service.errors import VersionConflict
 from service.jobs import NoJobs
 from service.redis_server import RedisServer
 from service.store import EventStore

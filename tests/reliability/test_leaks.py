@@ -32,7 +32,7 @@ from projections import chain
 from projections.fold import fold
 from projections.views import ADMIN, Caller
 from service.app import create_app
-from service.games import Chronicle
+from service.chronicle import Chronicle
 from service.jobs import NoJobs
 from service.redis_server import RedisServer
 from service.store import EventStore

@@ -8,7 +8,7 @@ import redis
 
 from domain.rng import Rng
 from projections.views import HOST, SEAT, Caller
-from service.games import Chronicle
+from service.chronicle import Chronicle
 from service.jobs import NoJobs
 from service.store import EventStore
 from tests.support.client import Client

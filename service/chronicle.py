@@ -1,0 +1,101 @@
+"""``Chronicle``: the service's front door, one object for HTTP handlers, workers and tools.
+
+It owns nothing itself; each method is one line to the module that holds the thing:
+
+- ``service/commands.py``   the write commands (create, act, finish, undo, import);
+- ``service/loading.py``    loading a game (cache, snapshot + tail);
+- ``service/documents.py``  summaries, the game list, audit and export;
+- ``service/auth.py``       who a token stands for.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from projections.records import Recorded
+from projections.views import Caller
+from service import auth
+from service.commands import Commands
+from service.documents import Documents, summary_doc
+from service.jobs import JobQueue
+from service.loading import Current, Loader
+from service.store import EventStore
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+class Chronicle:
+    def __init__(
+        self,
+        store: EventStore,
+        jobs: JobQueue,
+        admin_token: str | None = None,
+        clock: Callable[[], int] = now_ms,
+    ) -> None:
+        self.store = store
+        self.jobs = jobs
+        self.admin_token = admin_token
+        self.loader = Loader(store)
+        self.commands = Commands(store, jobs, self.loader, clock)
+        self.documents = Documents(store, self.loader)
+
+    # ---- identity -------------------------------------------------------------------------
+    def caller(self, meta: Mapping[str, str], authorization: str | None) -> Caller:
+        return auth.resolve(meta, auth.bearer(authorization), self.admin_token)
+
+    # ---- loading --------------------------------------------------------------------------
+    def current(self, game_id: str) -> Current:
+        return self.loader.current(game_id)
+
+    def at(self, game_id: str, version: int) -> tuple[Current, list[Recorded]]:
+        return self.loader.at(game_id, version)
+
+    # ---- documents ------------------------------------------------------------------------
+    def summary(self, cur: Current) -> dict[str, Any]:
+        return summary_doc(cur.game_id, cur.meta)
+
+    def list_games(
+        self, game: str | None, status: str | None, page: int, per_page: int
+    ) -> dict[str, Any]:
+        return self.documents.list_games(game, status, page, per_page)
+
+    def audit(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        return self.documents.audit(game_id, caller)
+
+    def export(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        return self.documents.export(game_id, caller)
+
+    # ---- writes ---------------------------------------------------------------------------
+    def create(
+        self,
+        game_id: str | None,
+        game_name: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, str] | None,
+        seed: str | None,
+    ) -> dict[str, Any]:
+        return self.commands.create(game_id, game_name, players, options, seed)
+
+    def act(
+        self,
+        game_id: str,
+        caller: Caller,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+        loaded: Current | None = None,
+    ) -> dict[str, Any]:
+        return self.commands.act(game_id, caller, action, expected_version, idempotency_key, loaded)
+
+    def finish(self, game_id: str, expected_version: int) -> bool:
+        return self.commands.finish(game_id, expected_version)
+
+    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
+        return self.commands.undo(game_id, caller, to_version)
+
+    def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        return self.commands.import_log(doc)

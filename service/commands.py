@@ -1,0 +1,339 @@
+"""The write commands: create, act, finish, undo, import.  The one write path of the service.
+
+HTTP handlers and RQ workers both call these, so a bot's move goes through exactly the checks a
+player's does:
+
+    command -> load state (cache / snapshot + tail) -> engine.decide -> records chained by hash
+      -> conditional append (expected version and head) -> follow-up jobs -> response
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from domain import engine, games
+from domain.engine import Config, Event, Game, Match
+from domain.errors import BadAction, Forbidden
+from domain.rng import Rng
+from domain.undo import HOST as HOST_REQUESTER
+from domain.undo import undo_target
+from projections import chain
+from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
+from projections.records import CREATE, FINISH, Recorded, from_full, full, iso
+from projections.replay import ReplayError, replay
+from projections.views import HOST, SEAT, Caller, events_for, seats_doc
+from service import auth, faults
+from service.errors import ImportRefused, VersionConflict
+from service.game_config import checked_config
+from service.jobs import JobQueue
+from service.loading import Current, Loader, rules_of
+from service.store import Conflict, EventStore
+
+
+def chained(
+    seed: str,
+    version: int,
+    head: str,
+    events: Sequence[Event],
+    actor: int | None,
+    command: Any,
+    at: int,
+) -> list[Recorded]:
+    """The records of one command's events, versions ``version + 1 ..``, each hash-linked to
+    the one before (``head`` is the hash at ``version``)."""
+    key = chain.chain_key(seed)
+    out: list[Recorded] = []
+    for i, e in enumerate(events):
+        rec = Recorded(
+            version + i + 1, e.type, e.seat, at, actor, command if i == 0 else None,
+            dict(e.data), "",
+        )  # fmt: skip
+        head = chain.link(key, head, rec)
+        out.append(replace(rec, hash=head))
+    return out
+
+
+def setup_length(records: Sequence[Recorded]) -> int:
+    """The length of the creation batch (the first command after it starts the play)."""
+    for rec in records[1:]:
+        if rec.command is not None:
+            return rec.version - 1
+    return len(records)
+
+
+def status_meta(game: Game, match: Match, at: int) -> dict[str, str]:
+    return {
+        "status": match.status(game),
+        "to_act": json.dumps(list(match.to_act(game))),
+        "bots_to_act": json.dumps([s for s in match.to_act(game) if match.config.players[s].bot]),
+        "updated_at": str(at),
+        **({"result": json.dumps(match.result)} if match.result is not None else {}),
+    }
+
+
+def new_meta(
+    game: Game,
+    match: Match,
+    seed: str,
+    tokens: Sequence[str | None],
+    host_token: str,
+    created: int,
+    setup_version: int,
+    updated: int,
+) -> dict[str, str]:
+    """The meta hash of a new game (created or imported): secrets only as hashes."""
+    return {
+        "game": game.id,
+        "seed": seed,
+        "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
+        "tokens": json.dumps([auth.token_hash(t) if t else None for t in tokens]),
+        "host": auth.token_hash(host_token),
+        "created_at": str(created),
+        "setup_version": str(setup_version),
+        "config": json.dumps(
+            {"options": dict(match.config.options), "seats": seats_doc(match)},
+            separators=(",", ":"),
+        ),
+        **status_meta(game, match, updated),
+    }
+
+
+class Commands:
+    def __init__(
+        self, store: EventStore, jobs: JobQueue, loader: Loader, clock: Callable[[], int]
+    ) -> None:
+        self.store = store
+        self.jobs = jobs
+        self.loader = loader
+        self.clock = clock
+
+    def create(
+        self,
+        game_id: str | None,
+        game_name: str,
+        players: Sequence[Mapping[str, Any]],
+        options: Mapping[str, str] | None,
+        seed: str | None,
+    ) -> dict[str, Any]:
+        game = games.get(game_name)
+        if game is None:
+            raise BadAction(
+                f"unknown game {game_name!r}", {"game": [f"one of: {', '.join(games.GAMES)}"]}
+            )
+        config = checked_config(game, players, options or {})
+        seed = seed if seed is not None else secrets.token_hex(32)
+        events = engine.create(game, config, Rng.at(seed, 1))
+        tokens = [None if p.bot else auth.new_token() for p in config.players]
+        host_token = auth.new_token()
+        created = self.clock()
+        records = chained(seed, 0, "", events, None, CREATE, created)
+        match = fold(game, records)
+        meta = new_meta(game, match, seed, tokens, host_token, created, len(records), created)
+        for _ in range(5):
+            gid = game_id or secrets.token_hex(8)
+            try:
+                self.store.append(gid, 0, "", records, meta)
+                break
+            except Conflict:
+                if game_id:
+                    raise
+        else:  # pragma: no cover - 64-bit id collisions five times in a row
+            raise RuntimeError("could not allocate a game id")
+        self.store.index(gid, created)
+        self._started(gid, game, match, records[-1].hash)
+        return _created(gid, game, config, tokens, host_token, meta, match.version)
+
+    def act(
+        self,
+        game_id: str,
+        caller: Caller,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+        loaded: Current | None = None,
+    ) -> dict[str, Any]:
+        """Validate and append a seat's action; the response shows the events as it sees them.
+
+        ``loaded`` is the state the caller already read (the API reads it to know who is
+        calling); the conditional append makes using it as safe as reading it again."""
+        if caller.role != SEAT or caller.seat is None:
+            raise Forbidden(
+                "not_a_player", "only a seat's token may act (spectators, host and admin may not)"
+            )
+        seat = caller.seat
+        idem = None
+        if idempotency_key is not None:
+            idem = f"{seat}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}"
+            stored = self.store.idempotent(game_id, idem)
+            if stored is not None:
+                return stored
+        try:
+            return self._act(game_id, caller, seat, action, expected_version, idem, loaded)
+        except VersionConflict:
+            # A concurrent request with the same key may have won: answer as it was answered.
+            if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
+                return stored
+            raise
+
+    def _act(
+        self,
+        game_id: str,
+        caller: Caller,
+        seat: int,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idem: str | None,
+        loaded: Current | None,
+    ) -> dict[str, Any]:
+        cur = loaded if loaded is not None else self.loader.current(game_id)
+        engine.check_shape(cur.game, action)
+        if expected_version != cur.match.version:
+            raise VersionConflict(cur.match.version)
+        version = cur.match.version
+        events = engine.decide(cur.game, cur.match, seat, action, Rng.at(cur.seed, version + 1))
+        records = chained(cur.seed, version, cur.head, events, seat, dict(action), self.clock())
+        response = {
+            "version": version + len(records),
+            "events": events_for(cur.game, records, caller, reveal=False),
+        }
+        self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
+        return response
+
+    def finish(self, game_id: str, expected_version: int) -> bool:
+        """The scoring job: append the result if the game still awaits it at that version."""
+        cur = self.loader.current(game_id)
+        if cur.match.version != expected_version:
+            return False
+        events = engine.finish(cur.game, cur.match)
+        if not events:
+            return False
+        records = chained(cur.seed, cur.match.version, cur.head, events, None, FINISH, self.clock())
+        try:
+            self._append(cur, records)
+        except VersionConflict:
+            return False
+        return True
+
+    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
+        """Truncate the log (policy: the game's ``undo`` option, ``domain/undo.py``)."""
+        if caller.role == SEAT and caller.seat is not None:
+            requester: int | str = caller.seat
+        elif caller.role == HOST:
+            requester = HOST_REQUESTER
+        else:
+            raise Forbidden("not_a_player", "only a seat or the host may undo")
+        meta, records = self.loader.log(game_id)
+        game = rules_of(game_id, meta.get("game", ""))
+        match = fold(game, records)
+        target = undo_target(
+            game,
+            match.config.options.get("undo", "turn"),
+            requester,
+            logged(records),
+            to_version,
+            int(meta["setup_version"]),
+            match.status(game) == engine.FINISHED,
+        )
+        kept, removed = records[:target], records[target:]
+        new_match = fold(game, kept)
+        at = self.clock()
+        record = {
+            "by": "host" if requester == HOST_REQUESTER else f"seat:{requester}",
+            "at": iso(at),
+            "from_version": match.version,
+            "to_version": target,
+            "events": [full(r) for r in removed],
+        }
+        new = {**status_meta(game, new_match, at), "head": kept[-1].hash}
+        try:
+            self.store.truncate(game_id, match.version, meta["head"], target, record, new)
+        except Conflict as exc:
+            raise VersionConflict(exc.current) from exc
+        self._started(game_id, game, new_match, kept[-1].hash)
+        return {"version": target, "undone": events_for(game, removed, caller, reveal=False)}
+
+    def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+        """Replay an exported log through the rules; store it as a new game with new tokens."""
+        game = games.get(doc["game"])
+        if game is None:
+            raise BadAction(f"unknown game {doc['game']!r}", {"game": ["not offered"]})
+        try:
+            records = [from_full(e) for e in doc["events"]]
+            match = replay(game, doc["seed"], records)
+        except ReplayError as exc:
+            raise ImportRefused(str(exc), {"version": exc.version}) from exc
+        except (KeyError, TypeError, ValueError) as exc:
+            raise BadAction(f"malformed export: {exc}", {"events": ["malformed"]}) from exc
+        if doc.get("head_hash") and doc["head_hash"] != records[-1].hash:
+            raise ImportRefused(
+                "head_hash does not match the last event", {"version": records[-1].version}
+            )
+        tokens = [None if p.bot else auth.new_token() for p in match.config.players]
+        host_token = auth.new_token()
+        seed = doc["seed"]
+        meta = new_meta(
+            game, match, seed, tokens, host_token, records[0].at, setup_length(records),
+            self.clock(),
+        )  # fmt: skip
+        meta["imported_from"] = str(doc.get("id", ""))
+        gid = secrets.token_hex(8)
+        self.store.append(gid, 0, "", records, meta)
+        for u in doc.get("undone") or []:
+            self.store.r.rpush(f"{{g:{gid}}}:undone", json.dumps(u))
+        self.store.index(gid, records[0].at)
+        self._started(gid, game, match, records[-1].hash)
+        return _created(gid, game, match.config, tokens, host_token, meta, match.version)
+
+    def _started(self, game_id: str, game: Game, match: Match, head: str) -> None:
+        """After a write that did not go through ``_append``: cache it, enqueue what follows."""
+        self.loader.remember(game_id, match, head)
+        self.jobs.enqueue(engine.follow_ups(game, game_id, match))
+
+    def _append(
+        self, cur: Current, records: Sequence[Recorded], idem: tuple[str, str] | None = None
+    ) -> Match:
+        match = fold(cur.game, records, cur.match)
+        snapshot = None
+        crossed = match.version // SNAPSHOT_EVERY > cur.match.version // SNAPSHOT_EVERY
+        if crossed or match.status(cur.game) != engine.ACTIVE:  # a finished game loads at once
+            snapshot = (match.version, snapshot_blob(cur.game, match, records[-1].hash))
+        meta = status_meta(cur.game, match, records[-1].at)
+        try:
+            self.store.append(
+                cur.game_id, cur.match.version, cur.head, records, meta, idem, snapshot
+            )
+        except Conflict as exc:
+            raise VersionConflict(exc.current) from exc
+        self.loader.remember(cur.game_id, match, records[-1].hash)
+        faults.point("after_append")  # tests only: die between the append and the enqueue
+        self.jobs.enqueue(engine.follow_ups(cur.game, cur.game_id, match))
+        return match
+
+
+def _created(
+    gid: str,
+    game: Game,
+    config: Config,
+    tokens: Sequence[str | None],
+    host_token: str,
+    meta: Mapping[str, str],
+    version: int,
+) -> dict[str, Any]:
+    """The creation response: each human seat's token and the host token, shown once."""
+    return {
+        "id": gid,
+        "game": game.id,
+        "options": dict(config.options),
+        "version": version,
+        "seats": [
+            {"seat": i, "name": p.name, "bot": p.bot, **({"token": t} if t else {})}
+            for i, (p, t) in enumerate(zip(config.players, tokens, strict=True))
+        ],
+        "host_token": host_token,
+        "seed_commitment": meta["seed_commitment"],
+    }

@@ -1,0 +1,123 @@
+"""The documents of a game's history: its summary, the list of games, the audit and the export.
+
+Summaries come from the meta alone (no fold); the audit and the export read the whole log.
+What a caller may see follows ``projections.views``: redacted until the game is finished
+(the operator sees everything)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from domain import engine
+from domain.errors import Forbidden
+from projections import chain
+from projections.records import from_full, full, iso
+from projections.views import ADMIN, Caller, events_for
+from service.game_config import player
+from service.loading import Loader
+from service.store import EventStore
+
+EXPORT_FORMAT = "chronicle-export/1"
+LIST_CHUNK = 500
+
+
+def summary_doc(game_id: str, meta: Mapping[str, str]) -> dict[str, Any]:
+    """The contract's summary, from the meta hash alone (no fold needed)."""
+    config = json.loads(meta["config"])
+    doc: dict[str, Any] = {
+        "id": game_id,
+        "game": meta["game"],
+        "options": config["options"],
+        "seats": config["seats"],
+        "status": meta["status"],
+        "version": int(meta["version"]),
+        "to_act": json.loads(meta["to_act"]),
+        "seed_commitment": meta["seed_commitment"],
+        "created_at": iso(int(meta["created_at"])),
+        "updated_at": iso(int(meta["updated_at"])),
+    }
+    if "result" in meta:
+        doc["result"] = json.loads(meta["result"])
+    return doc
+
+
+class Documents:
+    def __init__(self, store: EventStore, loader: Loader) -> None:
+        self.store = store
+        self.loader = loader
+
+    def list_games(
+        self, game: str | None, status: str | None, page: int, per_page: int
+    ) -> dict[str, Any]:
+        """Newest first.  Unfiltered pages are a slice of the index; filtered ones walk the
+        index in chunks, reading the meta hashes with one pipelined round trip per chunk."""
+        skip = (page - 1) * per_page
+        if not (game or status):
+            ids = self.store.list_ids(skip, per_page)
+            docs = [summary_doc(g, m) for g, m in zip(ids, self.store.metas(ids), strict=True) if m]
+            return {"games": docs, "page": page, "per_page": per_page, "total": self.store.count()}
+        out: list[dict[str, Any]] = []
+        matched, start, total_ids = 0, 0, self.store.count()
+        while start < total_ids:
+            ids = self.store.list_ids(start, LIST_CHUNK)
+            start += LIST_CHUNK
+            for gid, meta in zip(ids, self.store.metas(ids), strict=True):
+                if not meta or (game and meta.get("game") != game):
+                    continue
+                if status and meta.get("status") != status:
+                    continue
+                if skip <= matched < skip + per_page:
+                    out.append(summary_doc(gid, meta))
+                matched += 1
+        return {"games": out, "page": page, "per_page": per_page, "total": matched}
+
+    def audit(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        """Who did what and when, the hash chain check and every undo (redacted before the
+        end)."""
+        cur = self.loader.current(game_id)
+        meta, records = self.loader.log(game_id)
+        broken = chain.first_break(chain.chain_key(cur.seed), records)
+        if broken is None and records and records[-1].hash != meta.get("head"):
+            broken = records[-1].version
+        reveal = caller.role == ADMIN or cur.match.status(cur.game) == engine.FINISHED
+        undone = []
+        for u in self.store.undone(game_id):
+            recs = [from_full(e) for e in u["events"]]
+            shown = [full(r) for r in recs] if reveal else events_for(cur.game, recs, caller, False)
+            undone.append({**u, "events": shown})
+        return {
+            "chain_ok": broken is None,
+            "first_bad_version": broken,
+            "head_hash": meta.get("head", ""),
+            "events": [full(r) for r in records]
+            if reveal
+            else [
+                {**e, "actor": r.actor, "hash": r.hash}
+                for r, e in zip(records, events_for(cur.game, records, caller, False), strict=True)
+            ],
+            "undone": undone,
+        }
+
+    def export(self, game_id: str, caller: Caller) -> dict[str, Any]:
+        """The whole log with the revealed seed (finished games, or the operator)."""
+        cur = self.loader.current(game_id)
+        if caller.role != ADMIN and cur.match.status(cur.game) != engine.FINISHED:
+            raise Forbidden(
+                "not_finished", "a game can be exported once it is finished (or by the operator)"
+            )
+        meta, records = self.loader.log(game_id)
+        return {
+            "format": EXPORT_FORMAT,
+            "id": game_id,
+            "game": cur.game.id,
+            "options": dict(cur.match.config.options),
+            "players": [player(p) for p in cur.match.config.players],
+            "seed": cur.seed,
+            "seed_commitment": cur.meta["seed_commitment"],
+            "created_at": iso(int(cur.meta["created_at"])),
+            "head_hash": meta.get("head", ""),
+            "events": [full(r) for r in records],
+            "undone": self.store.undone(game_id),
+        }

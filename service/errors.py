@@ -1,0 +1,32 @@
+"""The service's refusals (each maps to one HTTP status in ``service/http/errors.py``).
+
+The domain's own refusals (``BadAction``, ``Forbidden``, ``IllegalAction``, ``UndoRefused``) live
+in ``domain/errors.py``; these are the ones only the service can know: a game that is not
+stored, a log that moved on, a token that is wrong, an imported log that does not replay."""
+
+from __future__ import annotations
+
+from domain.errors import Refused
+
+
+class NotFound(Refused):
+    code = "not_found"
+
+
+class Unauthorized(Refused):
+    code = "unauthorized"
+
+
+class VersionConflict(Refused):
+    code = "version_conflict"
+
+    def __init__(self, current: int) -> None:
+        super().__init__(
+            f"the game is at version {current}; reload and retry", {"current_version": current}
+        )
+
+
+class ImportRefused(Refused):
+    """An imported log is tampered with or breaks the rules (HTTP 422)."""
+
+    code = "illegal_action"
