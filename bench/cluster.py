@@ -32,17 +32,15 @@ from typing import Any
 from bench.report import median
 from bench.scripts import all_games, scripts
 from bench.throughput import encoded
-from service.chronicle import Chronicle
 from service.connections import connect
-from service.jobs import NoJobs
 from service.redis_cluster import RedisClusterServer
-from service.store import EventStore, keys
+from service.redis_store import RedisEventStore, keys
 
 PREBUILT: list[tuple[str, list[list[Any]]]] = []  # (game, the args of each append); forked
 
 
 def _client(url: str, threads: int, seconds: float, out: Any) -> None:
-    store = EventStore(connect(url))
+    store = RedisEventStore(connect(url))
     counts = [0] * threads
     done: list[tuple[str, str]] = []
     start = time.perf_counter() + 0.2
@@ -145,10 +143,9 @@ def _memory(r: Any, finished: list[tuple[str, str]]) -> dict[str, dict[str, floa
 
 
 def prebuild(per_game: int) -> None:
-    ch = Chronicle(EventStore.__new__(EventStore), NoJobs())  # only its record building
     for game in all_games():
         pool = scripts(game, per_game, "cluster")
-        PREBUILT.extend((game.id, args) for args in encoded(ch, pool))
+        PREBUILT.extend((game.id, args) for args in encoded(pool))
 
 
 def main(argv: list[str] | None = None) -> int:

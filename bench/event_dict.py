@@ -24,7 +24,7 @@ from pathlib import Path
 
 from bench.replay import records
 from bench.scripts import all_games, scripts
-from service.store import body_json
+from service.redis_store import body_json
 
 WINDOW = 32 * 1024 - 512  # raw deflate sees the last 32 KiB of the dictionary
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ from bench.servers import Servers
 from projections.views import SEAT, Caller
 from service.chronicle import Chronicle, now_ms
 from service.jobs import QUEUE
-from service.store import INDEX, keys
+from service.redis_store import INDEX, keys
 from workers.main import missing_follow_ups
 
 WARMUP = 50

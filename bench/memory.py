@@ -13,7 +13,7 @@ from bench.scripts import all_games, scripts
 from bench.servers import Servers
 from projections.records import full
 from projections.views import SEAT, Caller
-from service.store import keys
+from service.redis_store import keys
 
 BUDGET = 200  # bytes per event
 

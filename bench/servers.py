@@ -19,7 +19,7 @@ from service.chronicle import Chronicle
 from service.connections import connect
 from service.jobs import RQJobQueue
 from service.redis_server import RedisServer, free_port
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_TOKEN = "bench-admin-token"
@@ -70,7 +70,7 @@ class Servers:
         self._spawn([sys.executable, "-m", "chronicle", "worker"], env, "worker.log")
         self.api = f"http://127.0.0.1:{port}"
         self._wait_ready()
-        store = EventStore(connect(self.url))
+        store = RedisEventStore(connect(self.url))
         self.chronicle = Chronicle(store, RQJobQueue(connect(self.url)), ADMIN_TOKEN)
 
     def _spawn(self, args: list[str], env: dict[str, str], log: str) -> None:

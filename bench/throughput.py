@@ -20,13 +20,14 @@ from domain.games import GAMES
 from projections.fold import SNAPSHOT_EVERY, snapshot_blob
 from projections.records import CREATE, FINISH
 from service.chronicle import Chronicle, now_ms
-from service.commands import chained, status_meta
-from service.store import append_args
+from service.commands import chained, new_meta, progress
+from service.meta import GameMeta, Progress
+from service.redis_store import append_args
 
-Batch = tuple[int, str, list[Any], dict[str, str], tuple[int, str] | None]
+Batch = tuple[int, str, list[Any], GameMeta | Progress, tuple[int, str] | None]
 
 
-def batches(ch: Chronicle, script: Script) -> list[Batch]:
+def batches(script: Script) -> list[Batch]:
     """The appends the service makes for this game: expected version and head, records, meta,
     snapshot (when the batch crosses a multiple of ``SNAPSHOT_EVERY``)."""
     game = GAMES[script.game]
@@ -36,9 +37,12 @@ def batches(ch: Chronicle, script: Script) -> list[Batch]:
     for i, step in enumerate(script.steps):
         command = CREATE if i == 0 else FINISH if i == last else step.action
         records = chained(script.seed, version, head, step.events, step.seat, command, at)
-        meta = status_meta(game, step.match, at)
+        meta: GameMeta | Progress = progress(game, step.match, at)
         if i == 0:
-            meta |= {"game": game.id, "seed": script.seed, "created_at": str(at)}
+            n = len(step.match.config.players)
+            meta = new_meta(
+                game, step.match, records, script.seed, [None] * n, "bench", at, len(records), at
+            )
         snap = None
         if step.match.version // SNAPSHOT_EVERY > version // SNAPSHOT_EVERY:
             snap = (step.match.version, snapshot_blob(game, step.match, records[-1].hash))
@@ -47,12 +51,12 @@ def batches(ch: Chronicle, script: Script) -> list[Batch]:
     return out
 
 
-def encoded(ch: Chronicle, pool: Sequence[Script]) -> list[list[list[Any]]]:
+def encoded(pool: Sequence[Script]) -> list[list[list[Any]]]:
     """Per script, the arguments of each of its appends, encoded once (they do not name the
     game, so the same arguments append the same game under any id)."""
     return [
         [append_args(version, head, records, meta, None, snap)
-         for version, head, records, meta, snap in batches(ch, s)]
+         for version, head, records, meta, snap in batches(s)]
         for s in pool
     ]  # fmt: skip
 
@@ -60,7 +64,7 @@ def encoded(ch: Chronicle, pool: Sequence[Script]) -> list[list[list[Any]]]:
 def raw_rate(ch: Chronicle, pool: Sequence[Script], seconds: float) -> float:
     """Appends per second of the Lua script alone from one Python client: arguments encoded
     ahead of time, one game after another (the same round trips the service makes)."""
-    prebuilt = encoded(ch, pool)
+    prebuilt = encoded(pool)
     count, start = 0, time.perf_counter()
     end = start + seconds
     for game_args in itertools.cycle(prebuilt):

@@ -17,7 +17,7 @@ from service.http import errors, limits
 from service.http.api import blp
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 
 MAX_BODY = 64 * 1024
 MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger than an action
@@ -43,19 +43,27 @@ def healthz() -> Any:
 @health.get("/readyz")
 def readyz() -> Any:
     ch: Chronicle = current_app.extensions["chronicle"]
-    ch.store.r.ping()  # a RedisError becomes 503 unavailable
+    ch.store.ping()  # a RedisError becomes 503 unavailable
     return jsonify({"status": "ready"})
 
 
-def build_chronicle(settings: Settings) -> Chronicle:
+def events_client(settings: Settings) -> Any:
+    """The client of the events' Redis: a plain Redis or a Redis Cluster."""
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set (use `chronicle serve` for the embedded Redis)")
-    events = connect(settings.redis_url)  # a plain Redis or a Redis Cluster
+    return connect(settings.redis_url)
+
+
+def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
+    """The service over Redis (``events``: a client of the events' Redis already made)."""
+    events = events if events is not None else events_client(settings)
     queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
-    return Chronicle(EventStore(events), RQJobQueue(queue), settings.admin_token)
+    return Chronicle(RedisEventStore(events), RQJobQueue(queue), settings.admin_token)
 
 
-def create_app(settings: Settings | None = None, chronicle: Chronicle | None = None) -> Flask:
+def create_app(settings: Settings | None = None) -> Flask:
+    """The app; without ``settings`` it configures itself from the environment (gunicorn) and
+    applies the default rate limits."""
     app = Flask("chronicle")
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
@@ -83,8 +91,8 @@ def create_app(settings: Settings | None = None, chronicle: Chronicle | None = N
         if request.path == "/api/v1/games/import":
             request.max_content_length = MAX_IMPORT_BODY
 
-    app.extensions["chronicle"] = chronicle or build_chronicle(settings or Settings.from_env())
-    limits.install(
-        app, app.extensions["chronicle"].store.r, defaults=settings is None and chronicle is None
-    )
+    chosen = settings or Settings.from_env()
+    events = events_client(chosen)
+    app.extensions["chronicle"] = build_chronicle(chosen, events)
+    limits.install(app, events, defaults=settings is None)
     return app

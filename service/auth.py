@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import json
 import secrets
-from collections.abc import Mapping
 
 from projections.views import ADMIN, HOST, SEAT, SPECTATOR, Caller
 from service.errors import Unauthorized
+from service.meta import GameMeta
 
 __all__ = ["Unauthorized", "bearer", "new_token", "resolve", "token_hash"]
 
@@ -38,7 +37,7 @@ def bearer(header: str | None) -> str | None:
     return token.strip()
 
 
-def resolve(meta: Mapping[str, str], token: str | None, admin_token: str | None) -> Caller:
+def resolve(meta: GameMeta, token: str | None, admin_token: str | None) -> Caller:
     """The caller a token stands for in this game; no token is a spectator."""
     if token is None:
         return Caller(SPECTATOR)
@@ -46,10 +45,10 @@ def resolve(meta: Mapping[str, str], token: str | None, admin_token: str | None)
         return Caller(ADMIN)
     presented = token_hash(token)
     found: Caller | None = None
-    for seat, stored in enumerate(json.loads(meta.get("tokens", "[]"))):
+    for seat, stored in enumerate(meta.tokens):
         if stored and hmac.compare_digest(presented, stored):
             found = Caller(SEAT, seat)
-    if hmac.compare_digest(presented, meta.get("host", "")):
+    if hmac.compare_digest(presented, meta.host):
         found = Caller(HOST)
     if found is None:
         raise Unauthorized("the token is not valid for this game")

@@ -21,6 +21,7 @@ from service.commands import Commands
 from service.documents import Documents, summary_doc
 from service.jobs import JobQueue
 from service.loading import Current, Loader
+from service.meta import GameMeta
 from service.store import EventStore
 
 
@@ -44,7 +45,7 @@ class Chronicle:
         self.documents = Documents(store, self.loader)
 
     # ---- identity -------------------------------------------------------------------------
-    def caller(self, meta: Mapping[str, str], authorization: str | None) -> Caller:
+    def caller(self, meta: GameMeta, authorization: str | None) -> Caller:
         return auth.resolve(meta, auth.bearer(authorization), self.admin_token)
 
     # ---- loading --------------------------------------------------------------------------

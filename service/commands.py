@@ -32,6 +32,7 @@ from service.errors import ImportRefused, VersionConflict
 from service.game_config import checked_config
 from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
+from service.meta import GameMeta, Progress, follow_ups_of
 from service.store import Conflict, EventStore
 
 
@@ -66,41 +67,45 @@ def setup_length(records: Sequence[Recorded]) -> int:
     return len(records)
 
 
-def status_meta(game: Game, match: Match, at: int) -> dict[str, str]:
-    return {
-        "status": match.status(game),
-        "to_act": json.dumps(list(match.to_act(game))),
-        "bots_to_act": json.dumps([s for s in match.to_act(game) if match.config.players[s].bot]),
-        "updated_at": str(at),
-        **({"result": json.dumps(match.result)} if match.result is not None else {}),
-    }
+def progress(game: Game, match: Match, at: int) -> Progress:
+    """The meta's part that every write changes, including the follow-ups the write leaves."""
+    return Progress(
+        status=match.status(game),
+        to_act=match.to_act(game),
+        follow_ups=follow_ups_of(engine.follow_ups(game, "", match)),
+        updated_at=at,
+        result=match.result,
+    )
 
 
 def new_meta(
     game: Game,
     match: Match,
+    records: Sequence[Recorded],
     seed: str,
     tokens: Sequence[str | None],
     host_token: str,
     created: int,
     setup_version: int,
     updated: int,
-) -> dict[str, str]:
-    """The meta hash of a new game (created or imported): secrets only as hashes."""
-    return {
-        "game": game.id,
-        "seed": seed,
-        "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
-        "tokens": json.dumps([auth.token_hash(t) if t else None for t in tokens]),
-        "host": auth.token_hash(host_token),
-        "created_at": str(created),
-        "setup_version": str(setup_version),
-        "config": json.dumps(
-            {"options": dict(match.config.options), "seats": seats_doc(match)},
-            separators=(",", ":"),
-        ),
-        **status_meta(game, match, updated),
-    }
+    imported_from: str | None = None,
+) -> GameMeta:
+    """The meta of a new game (created or imported): secrets only as hashes."""
+    return GameMeta(
+        game=game.id,
+        seed=seed,
+        seed_commitment=hashlib.sha256(seed.encode()).hexdigest(),
+        tokens=tuple(auth.token_hash(t) if t else None for t in tokens),
+        host=auth.token_hash(host_token),
+        created_at=created,
+        setup_version=setup_version,
+        options=dict(match.config.options),
+        seats=tuple(seats_doc(match)),
+        progress=progress(game, match, updated),
+        version=match.version,
+        head=records[-1].hash,
+        imported_from=imported_from,
+    )
 
 
 class Commands:
@@ -133,7 +138,9 @@ class Commands:
         created = self.clock()
         records = chained(seed, 0, "", events, None, CREATE, created)
         match = fold(game, records)
-        meta = new_meta(game, match, seed, tokens, host_token, created, len(records), created)
+        meta = new_meta(
+            game, match, records, seed, tokens, host_token, created, len(records), created
+        )
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
             try:
@@ -228,7 +235,7 @@ class Commands:
         else:
             raise Forbidden("not_a_player", "only a seat or the host may undo")
         meta, records = self.loader.log(game_id)
-        game = rules_of(game_id, meta.get("game", ""))
+        game = rules_of(game_id, meta.game)
         match = fold(game, records)
         target = undo_target(
             game,
@@ -236,7 +243,7 @@ class Commands:
             requester,
             logged(records),
             to_version,
-            int(meta["setup_version"]),
+            meta.setup_version,
             match.status(game) == engine.FINISHED,
         )
         kept, removed = records[:target], records[target:]
@@ -249,9 +256,12 @@ class Commands:
             "to_version": target,
             "events": [full(r) for r in removed],
         }
-        new = {**status_meta(game, new_match, at), "head": kept[-1].hash}
+        head = kept[-1].hash
         try:
-            self.store.truncate(game_id, match.version, meta["head"], target, record, new)
+            self.store.truncate(
+                game_id, match.version, meta.head, target, head, record,
+                progress(game, new_match, at),
+            )  # fmt: skip
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
         self._started(game_id, game, new_match, kept[-1].hash)
@@ -277,14 +287,12 @@ class Commands:
         host_token = auth.new_token()
         seed = doc["seed"]
         meta = new_meta(
-            game, match, seed, tokens, host_token, records[0].at, setup_length(records),
-            self.clock(),
+            game, match, records, seed, tokens, host_token, records[0].at,
+            setup_length(records), self.clock(), imported_from=str(doc.get("id", "")),
         )  # fmt: skip
-        meta["imported_from"] = str(doc.get("id", ""))
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
-        for u in doc.get("undone") or []:
-            self.store.r.rpush(f"{{g:{gid}}}:undone", json.dumps(u))
+        self.store.add_undone(gid, doc.get("undone") or [])
         self.store.index(gid, records[0].at)
         self._started(gid, game, match, records[-1].hash)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)
@@ -302,10 +310,10 @@ class Commands:
         crossed = match.version // SNAPSHOT_EVERY > cur.match.version // SNAPSHOT_EVERY
         if crossed or match.status(cur.game) != engine.ACTIVE:  # a finished game loads at once
             snapshot = (match.version, snapshot_blob(cur.game, match, records[-1].hash))
-        meta = status_meta(cur.game, match, records[-1].at)
+        now = progress(cur.game, match, records[-1].at)
         try:
             self.store.append(
-                cur.game_id, cur.match.version, cur.head, records, meta, idem, snapshot
+                cur.game_id, cur.match.version, cur.head, records, now, idem, snapshot
             )
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
@@ -321,7 +329,7 @@ def _created(
     config: Config,
     tokens: Sequence[str | None],
     host_token: str,
-    meta: Mapping[str, str],
+    meta: GameMeta,
     version: int,
 ) -> dict[str, Any]:
     """The creation response: each human seat's token and the host token, shown once."""
@@ -335,5 +343,5 @@ def _created(
             for i, (p, t) in enumerate(zip(config.players, tokens, strict=True))
         ],
         "host_token": host_token,
-        "seed_commitment": meta["seed_commitment"],
+        "seed_commitment": meta.seed_commitment,
     }

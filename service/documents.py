@@ -6,8 +6,6 @@ What a caller may see follows ``projections.views``: redacted until the game is 
 
 from __future__ import annotations
 
-import json
-from collections.abc import Mapping
 from typing import Any
 
 from domain import engine
@@ -17,29 +15,30 @@ from projections.records import from_full, full, iso
 from projections.views import ADMIN, Caller, events_for
 from service.game_config import player
 from service.loading import Loader
+from service.meta import GameMeta
 from service.store import EventStore
 
 EXPORT_FORMAT = "chronicle-export/1"
 LIST_CHUNK = 500
 
 
-def summary_doc(game_id: str, meta: Mapping[str, str]) -> dict[str, Any]:
-    """The contract's summary, from the meta hash alone (no fold needed)."""
-    config = json.loads(meta["config"])
+def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
+    """The contract's summary, from the meta alone (no fold needed)."""
+    p = meta.progress
     doc: dict[str, Any] = {
         "id": game_id,
-        "game": meta["game"],
-        "options": config["options"],
-        "seats": config["seats"],
-        "status": meta["status"],
-        "version": int(meta["version"]),
-        "to_act": json.loads(meta["to_act"]),
-        "seed_commitment": meta["seed_commitment"],
-        "created_at": iso(int(meta["created_at"])),
-        "updated_at": iso(int(meta["updated_at"])),
+        "game": meta.game,
+        "options": dict(meta.options),
+        "seats": [dict(s) for s in meta.seats],
+        "status": p.status,
+        "version": meta.version,
+        "to_act": list(p.to_act),
+        "seed_commitment": meta.seed_commitment,
+        "created_at": iso(meta.created_at),
+        "updated_at": iso(p.updated_at),
     }
-    if "result" in meta:
-        doc["result"] = json.loads(meta["result"])
+    if p.result is not None:
+        doc["result"] = dict(p.result)
     return doc
 
 
@@ -64,9 +63,9 @@ class Documents:
             ids = self.store.list_ids(start, LIST_CHUNK)
             start += LIST_CHUNK
             for gid, meta in zip(ids, self.store.metas(ids), strict=True):
-                if not meta or (game and meta.get("game") != game):
+                if not meta or (game and meta.game != game):
                     continue
-                if status and meta.get("status") != status:
+                if status and meta.progress.status != status:
                     continue
                 if skip <= matched < skip + per_page:
                     out.append(summary_doc(gid, meta))
@@ -79,7 +78,7 @@ class Documents:
         cur = self.loader.current(game_id)
         meta, records = self.loader.log(game_id)
         broken = chain.first_break(chain.chain_key(cur.seed), records)
-        if broken is None and records and records[-1].hash != meta.get("head"):
+        if broken is None and records and records[-1].hash != meta.head:
             broken = records[-1].version
         reveal = caller.role == ADMIN or cur.match.status(cur.game) == engine.FINISHED
         undone = []
@@ -90,7 +89,7 @@ class Documents:
         return {
             "chain_ok": broken is None,
             "first_bad_version": broken,
-            "head_hash": meta.get("head", ""),
+            "head_hash": meta.head,
             "events": [full(r) for r in records]
             if reveal
             else [
@@ -115,9 +114,9 @@ class Documents:
             "options": dict(cur.match.config.options),
             "players": [player(p) for p in cur.match.config.players],
             "seed": cur.seed,
-            "seed_commitment": cur.meta["seed_commitment"],
-            "created_at": iso(int(cur.meta["created_at"])),
-            "head_hash": meta.get("head", ""),
+            "seed_commitment": cur.meta.seed_commitment,
+            "created_at": iso(cur.meta.created_at),
+            "head_hash": meta.head,
             "events": [full(r) for r in records],
             "undone": self.store.undone(game_id),
         }

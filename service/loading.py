@@ -17,6 +17,7 @@ from domain.errors import BadAction
 from projections.fold import fold, from_snapshot
 from projections.records import Recorded
 from service.errors import NotFound
+from service.meta import GameMeta
 from service.store import EventStore
 
 CACHE_SIZE = 2048
@@ -27,14 +28,14 @@ class Current:
     """A game loaded at a version: its meta, rules, match and the head hash at that version."""
 
     game_id: str
-    meta: dict[str, str]
+    meta: GameMeta
     game: Game
     match: Match
     head: str
 
     @property
     def seed(self) -> str:
-        return self.meta["seed"]
+        return self.meta.seed
 
 
 def rules_of(game_id: str, game_name: str) -> Game:
@@ -59,7 +60,7 @@ class Loader:
         raw = self.store.load(game_id, None, base=cached[0] if cached else 0)
         if raw is None:
             raise NotFound(f"no game {game_id}")
-        game = rules_of(game_id, raw.meta.get("game", ""))
+        game = rules_of(game_id, raw.meta.game)
         match: Match | None = None
         recs = raw.records
         if cached and recs and recs[0].version == cached[0] and recs[0].hash == cached[1]:
@@ -75,7 +76,7 @@ class Loader:
                     raise NotFound(f"no game {game_id}")
                 recs = raw.records
             match = fold(game, recs)
-        head = raw.meta.get("head", "")
+        head = raw.meta.head
         self.remember(game_id, match, head)
         return Current(game_id, raw.meta, game, match, head)
 
@@ -84,8 +85,8 @@ class Loader:
         raw = self.store.load(game_id, version, base=0, snapshot=False)
         if raw is None:
             raise NotFound(f"no game {game_id}")
-        game = rules_of(game_id, raw.meta.get("game", ""))
-        current = int(raw.meta["version"])
+        game = rules_of(game_id, raw.meta.game)
+        current = raw.meta.version
         if not 1 <= version <= current:
             raise BadAction(
                 f"version must be between 1 and {current}", {"version": [f"1..{current}"]}
@@ -93,7 +94,7 @@ class Loader:
         match = fold(game, raw.records)
         return Current(game_id, raw.meta, game, match, raw.records[-1].hash), raw.records
 
-    def log(self, game_id: str) -> tuple[dict[str, str], list[Recorded]]:
+    def log(self, game_id: str) -> tuple[GameMeta, list[Recorded]]:
         """The meta and every record of a game (audit, export, undo)."""
         raw = self.store.load(game_id, None, base=0, snapshot=False)
         if raw is None:

@@ -28,7 +28,6 @@ considered missing, default 5).
 from __future__ import annotations
 
 import contextlib
-import json
 import logging
 import os
 import threading
@@ -41,10 +40,11 @@ from rq.job import Job as RQJob
 from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
-from domain.engine import SCORING, Job
+from domain.engine import Job
 from service.config import Settings
 from service.connections import connect
 from service.jobs import QUEUE, RQJobQueue
+from service.redis_store import RedisEventStore
 from service.store import EventStore
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,10 @@ def alive_key(worker_name: str) -> str:
 
 def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: int) -> list[Job]:
     """Follow-ups of games idle for ``quiet_ms`` whose job is neither queued nor running (a
-    job held by a dead worker is not running: it is released here and listed)."""
+    job held by a dead worker is not running: it is released here and listed).
+
+    The follow-ups a game awaits are those ``engine.follow_ups`` gave when its last write was
+    made; the meta keeps them (``GameMeta.jobs``), so no game is folded here."""
     out: list[Job] = []
     start, chunk = 0, 500
     while True:
@@ -69,15 +72,9 @@ def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: i
             return out
         start += chunk
         for gid, meta in zip(ids, store.metas(ids), strict=True):
-            if not meta or now_ms - int(meta.get("updated_at", now_ms)) < quiet_ms:
+            if not meta or now_ms - meta.progress.updated_at < quiet_ms:
                 continue
-            version = int(meta["version"])
-            if meta.get("status") == SCORING:
-                jobs = [Job("score", gid, version)]
-            else:
-                seats = json.loads(meta.get("bots_to_act", "[]"))
-                jobs = [Job("bot", gid, version, s) for s in seats]
-            out += [j for j in jobs if not _pending(queue, j.id, now_ms)]
+            out += [j for j in meta.jobs(gid) if not _pending(queue, j.id, now_ms)]
 
 
 def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
@@ -114,7 +111,7 @@ def keep_alive_forever(connection: redis.Redis, worker: dict[str, str]) -> None:
 def reconcile_forever(settings: Settings, every: float = 10.0, quiet_ms: int = 5000) -> None:
     events = connect(settings.redis_url or "")
     qconn = connect(settings.queue_redis_url) if settings.queue_redis_url else events
-    store, jobs = EventStore(events), RQJobQueue(qconn)
+    store, jobs = RedisEventStore(events), RQJobQueue(qconn)
     while True:
         time.sleep(every)
         try:

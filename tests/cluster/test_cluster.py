@@ -12,7 +12,7 @@ from redis.cluster import RedisCluster
 from domain.games import GAMES
 from service.config import Settings
 from service.connections import connect
-from service.store import keys
+from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 from tests.support.play import new_game, play_random

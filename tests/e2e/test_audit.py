@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import redis
 
-from service.store import FIELD, decode_entry, encode_record, keys
+from service.redis_store import FIELD, decode_entry, encode_record, keys
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 from tests.support.play import new_game, play_random

@@ -30,7 +30,7 @@ from service.chronicle import Chronicle
 from service.connections import connect
 from service.jobs import NoJobs
 from service.redis_server import RedisServer, free_port
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN, ROOT
 
 
@@ -132,7 +132,7 @@ class Stack:
 
     def chronicle(self) -> Chronicle:
         """The write path in this process, enqueueing nothing (a test drives it directly)."""
-        return Chronicle(EventStore(self.client()), NoJobs(), ADMIN_TOKEN)
+        return Chronicle(RedisEventStore(self.client()), NoJobs(), ADMIN_TOKEN)
 
     def logs(self) -> str:
         return "\n".join(p.log.read_text(errors="replace") for p in self.procs if p.log.exists())

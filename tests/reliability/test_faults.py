@@ -39,7 +39,7 @@ from projections.views import SEAT, Caller
 from service.chronicle import Chronicle
 from service.jobs import NoJobs, RQJobQueue
 from service.redis_server import RedisServer
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN
 from tests.reliability.stack import ends_the_game, play_until, stack, wait_until
 from tests.support.client import Client
@@ -55,9 +55,9 @@ def check_log(ch: Chronicle, gid: str) -> list[Any]:
     assert raw is not None
     versions = [r.version for r in raw.records]
     assert versions == list(range(1, len(versions) + 1)), "versions have a gap"
-    assert int(raw.meta["version"]) == len(versions)
-    assert chain.first_break(chain.chain_key(raw.meta["seed"]), raw.records) is None
-    assert raw.meta["head"] == raw.records[-1].hash
+    assert raw.meta.version == len(versions)
+    assert chain.first_break(chain.chain_key(raw.meta.seed), raw.records) is None
+    assert raw.meta.head == raw.records[-1].hash
     return raw.records
 
 
@@ -69,7 +69,7 @@ def _appends_then_sigkill(tmp: Path, fsync: str, writers: int = 4, seconds: floa
     server = RedisServer(tmp / fsync, persistent=True, appendfsync=fsync)
     url = server.start()
     try:
-        ch = Chronicle(EventStore(redis.Redis.from_url(url, socket_timeout=2)), NoJobs())
+        ch = Chronicle(RedisEventStore(redis.Redis.from_url(url, socket_timeout=2)), NoJobs())
         acked: dict[str, int] = {}  # game -> highest acknowledged version
         lock = threading.Lock()
         count = [0]
@@ -111,7 +111,7 @@ def _appends_then_sigkill(tmp: Path, fsync: str, writers: int = 4, seconds: floa
             acknowledged, total = dict(acked), count[0]
         assert total >= 50, f"only {total} appends acknowledged"
         server.start()  # the same data folder and socket: Redis replays its append-only file
-        fresh = Chronicle(EventStore(redis.Redis.from_url(url)), NoJobs())
+        fresh = Chronicle(RedisEventStore(redis.Redis.from_url(url)), NoJobs())
         lost = 0
         for gid, version in acknowledged.items():
             records = check_log(fresh, gid)
@@ -210,7 +210,7 @@ def test_worker_killed_mid_bot_turn_plays_it_exactly_once(
 ) -> None:
     with stack(tmp_path) as s:
         conn = s.client()
-        ch = Chronicle(EventStore(conn), RQJobQueue(conn), ADMIN_TOKEN)
+        ch = Chronicle(RedisEventStore(conn), RQJobQueue(conn), ADMIN_TOKEN)
         bots = [{"name": "b0", "bot": "random"}, {"name": "b1", "bot": "greedy"}]
         no_reconcile = {"CHRONICLE_RECONCILE_SECONDS": "3600"}
 

@@ -37,7 +37,7 @@ from service.chronicle import Chronicle
 from service.connections import connect
 from service.jobs import NoJobs
 from service.redis_server import RedisServer
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN
 from tests.conftest import settings as app_settings
 
@@ -84,7 +84,7 @@ class Identity:
 def fuzz_redis() -> Iterator[str]:
     server = RedisServer(REDIS_DIR, persistent=False)
     url = server.start()
-    ch = Chronicle(EventStore(connect(url)), NoJobs(), ADMIN_TOKEN)
+    ch = Chronicle(RedisEventStore(connect(url)), NoJobs(), ADMIN_TOKEN)
     players = [{"name": "Ann"}, {"name": "Bob"}]
     created = ch.create(FUZZ_GAME, "artus", players, {"undo": "host"}, None)
     IDENTITIES.update(

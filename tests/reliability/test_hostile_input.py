@@ -21,7 +21,7 @@ from domain.games import GAMES
 from service.app import MAX_BODY, MAX_IMPORT_BODY, create_app
 from service.http.limits import MAX_JSON_DEPTH
 from service.redis_server import RedisServer
-from service.store import keys
+from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN, settings
 
 WRONG: dict[str, list[Any]] = {

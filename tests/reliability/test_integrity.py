@@ -44,7 +44,7 @@ from service.chronicle import Chronicle
 from service.errors import VersionConflict
 from service.jobs import NoJobs
 from service.redis_server import RedisServer
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN
 from tests.conftest import settings as app_settings
 
@@ -67,7 +67,7 @@ def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def ch(url: str) -> Chronicle:
-    return Chronicle(EventStore(redis.Redis.from_url(url)), NoJobs(), ADMIN_TOKEN)
+    return Chronicle(RedisEventStore(redis.Redis.from_url(url)), NoJobs(), ADMIN_TOKEN)
 
 
 class Log(RuleBasedStateMachine):
@@ -171,8 +171,9 @@ class Log(RuleBasedStateMachine):
         records = self.records()
         assert [r.version for r in records] == list(range(1, len(records) + 1))
         meta = self.ch.store.meta(self.gid)
-        assert int(meta["version"]) == len(records) and meta["head"] == records[-1].hash
-        assert chain.first_break(chain.chain_key(meta["seed"]), records) is None
+        assert meta is not None
+        assert meta.version == len(records) and meta.head == records[-1].hash
+        assert chain.first_break(chain.chain_key(meta.seed), records) is None
         # a cold load (snapshot + tail, no cache) agrees with the whole fold
         cold = Chronicle(self.ch.store, NoJobs(), ADMIN_TOKEN).current(self.gid).match
         assert cold == fold(self.game, records)

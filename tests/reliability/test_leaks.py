@@ -35,7 +35,7 @@ from service.app import create_app
 from service.chronicle import Chronicle
 from service.jobs import NoJobs
 from service.redis_server import RedisServer
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN, settings
 from tests.reliability.secrets import problems
 
@@ -55,7 +55,7 @@ FIGURES = {"responses": 0, "games": 0}
 def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, Chronicle]]:
     server = RedisServer(tmp_path_factory.mktemp("leaks"), persistent=False)
     url = server.start()
-    ch = Chronicle(EventStore(redis.Redis.from_url(url)), NoJobs(), ADMIN_TOKEN)
+    ch = Chronicle(RedisEventStore(redis.Redis.from_url(url)), NoJobs(), ADMIN_TOKEN)
     yield create_app(settings(url)).test_client(), ch
     server.stop()
     print(
@@ -92,14 +92,15 @@ class Sweep:
             "host": (self.host, None),
         }
         meta = ch.store.meta(self.gid)
+        assert meta is not None
         # never in any response to anyone: the seed, the chain key, tokens and their hashes
         self.forbidden = [
-            meta["seed"],
-            chain.chain_key(meta["seed"]).hex(),
+            meta.seed,
+            chain.chain_key(meta.seed).hex(),
             self.host,
             *self.tokens.values(),
-            *json.loads(meta["tokens"]),
-            meta["host"],
+            *meta.tokens,
+            meta.host,
         ]
         self.matches: list[Any] = [None]  # index = version
         self.seen = dict.fromkeys(self.callers, 0)  # last event version each caller read
@@ -109,7 +110,9 @@ class Sweep:
     # ---- the full state, kept by the test from the log ------------------------------------
     def sync(self, undone: bool = False) -> None:
         """Fold the log's new events (after an undo: drop the removed history first)."""
-        version = int(self.ch.store.meta(self.gid)["version"])
+        meta = self.ch.store.meta(self.gid)
+        assert meta is not None
+        version = meta.version
         if undone:
             removed = {v: self.matches[v] for v in range(version + 1, len(self.matches))}
             self.undone_history.append(removed)
@@ -209,7 +212,8 @@ class Sweep:
             self.check(caller, "error", r.get_json(), now, _strings(body))
         if self.game == "artus" and seat == actor and now.state.phase == "play":
             self.artus_oracle(caller, action)
-        assert self.ch.store.meta(self.gid)["version"] == str(self.version)
+        meta = self.ch.store.meta(self.gid)
+        assert meta is not None and meta.version == self.version
 
     def artus_oracle(self, caller: str, action: dict) -> None:
         """Playing a card one does not hold: the answer must not say where the card is."""

@@ -16,7 +16,7 @@ import requests
 from domain.engine import Config, Player
 from domain.games import GAMES
 from projections import chain
-from service.store import keys
+from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN
 from tests.reliability.stack import stack, wait_until
 from tests.support.client import Client

@@ -16,7 +16,7 @@ from flask.testing import FlaskClient
 from service import auth
 from service.app import create_app
 from service.redis_server import RedisServer
-from service.store import keys
+from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN, settings
 
 

@@ -10,7 +10,7 @@ from domain.rng import Rng
 from projections.views import HOST, SEAT, Caller
 from service.chronicle import Chronicle
 from service.jobs import NoJobs
-from service.store import EventStore
+from service.redis_store import RedisEventStore
 from tests.support.client import Client
 
 
@@ -32,7 +32,7 @@ def new(ch: Chronicle, bots: bool = False) -> str:
 
 
 def test_current_state_reads_a_snapshot_and_a_short_tail(redis_client: redis.Redis) -> None:
-    ch = Chronicle(EventStore(redis_client), NoJobs())
+    ch = Chronicle(RedisEventStore(redis_client), NoJobs())
     gid = new(ch)
     play(ch, gid, 130)
     version = ch.current(gid).match.version
@@ -40,17 +40,17 @@ def test_current_state_reads_a_snapshot_and_a_short_tail(redis_client: redis.Red
     raw = ch.store.load(gid)
     assert raw is not None and raw.snapshot is not None
     assert len(raw.records) <= 50, "the tail after the snapshot is short"
-    fresh = Chronicle(EventStore(redis_client), NoJobs())  # no cache: snapshot + tail
+    fresh = Chronicle(RedisEventStore(redis_client), NoJobs())  # no cache: snapshot + tail
     assert fresh.current(gid).match == ch.current(gid).match
-    full = Chronicle(EventStore(redis_client), NoJobs())
+    full = Chronicle(RedisEventStore(redis_client), NoJobs())
     assert full.at(gid, version)[0].match == ch.current(gid).match
 
 
 def test_a_cached_state_follows_appends_and_undos_by_other_processes(
     redis_client: redis.Redis,
 ) -> None:
-    a = Chronicle(EventStore(redis_client), NoJobs())
-    b = Chronicle(EventStore(redis_client), NoJobs())
+    a = Chronicle(RedisEventStore(redis_client), NoJobs())
+    b = Chronicle(RedisEventStore(redis_client), NoJobs())
     gid = new(a)
     play(a, gid, 20)
     cached = a.current(gid).match
@@ -74,7 +74,7 @@ def test_a_lost_follow_up_is_found_by_the_reconciler(
 ) -> None:
     """The API died between the append and the enqueue: nothing was enqueued for the bots.
     The worker's reconciler finds the game idle with a bot to act and enqueues the turn."""
-    ch = Chronicle(EventStore(redis_client), NoJobs())
+    ch = Chronicle(RedisEventStore(redis_client), NoJobs())
     gid = new(ch, bots=True)
     assert ch.current(gid).match.version == 2
     final = api.wait_status(gid, "finished", timeout=90)
@@ -82,7 +82,7 @@ def test_a_lost_follow_up_is_found_by_the_reconciler(
 
 
 def test_the_seed_drives_draws_and_undo_cannot_reroll(redis_client: redis.Redis) -> None:
-    ch = Chronicle(EventStore(redis_client), NoJobs())
+    ch = Chronicle(RedisEventStore(redis_client), NoJobs())
     created = ch.create(
         None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "fixed-seed"
     )

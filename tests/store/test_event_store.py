@@ -14,20 +14,39 @@ import redis
 
 from projections import chain
 from projections.records import Recorded
-from service import store as store_module
+from service import meta as meta_codec
+from service import redis_store as store_module
 from service.connections import connect
-from service.store import (
+from service.meta import GameMeta, Progress
+from service.redis_store import (
     DICT_ID,
     DICT_SHA256,
     FIELD,
-    Conflict,
-    EventStore,
+    RedisEventStore,
     decode_entry,
     encode_record,
     keys,
 )
+from service.store import Conflict, EventStore
 
 KEY = chain.chain_key("seed")
+ACTIVE = Progress("active", (0,), (), 1_700_000_000_000)
+
+
+def new_meta(seed: str = "seed", created: int = 1_700_000_000_000) -> GameMeta:
+    """A new game's meta (what the store keeps is opaque to it but for version and head)."""
+    return GameMeta(
+        game="artus",
+        seed=seed,
+        seed_commitment=hashlib.sha256(seed.encode()).hexdigest(),
+        tokens=("t0", None),
+        host="h",
+        created_at=created,
+        setup_version=1,
+        options={"rules": "basic"},
+        seats=({"seat": 0, "name": "a", "bot": None}, {"seat": 1, "name": "b", "bot": "random"}),
+        progress=ACTIVE,
+    )
 
 
 def records(start: int, n: int, head: str = "") -> list[Recorded]:
@@ -58,7 +77,7 @@ def client(request: pytest.FixtureRequest) -> Any:
 
 @pytest.fixture
 def store(client: Any) -> EventStore:
-    return EventStore(client)
+    return RedisEventStore(client)
 
 
 def gid() -> str:
@@ -68,22 +87,23 @@ def gid() -> str:
 def test_append_is_conditional_on_version_and_head(store: EventStore) -> None:
     g = gid()
     first = records(1, 3)
-    assert store.append(g, 0, "", first, {"status": "active"}) == 3
+    assert store.append(g, 0, "", first, new_meta()) == 3
     with pytest.raises(Conflict) as stale:
-        store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), {})
+        store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE)
     assert stale.value.current == 3
     with pytest.raises(Conflict):  # right version, wrong head: the log was rewritten meanwhile
-        store.append(g, 3, "not-the-head", records(4, 1, first[2].hash), {})
+        store.append(g, 3, "not-the-head", records(4, 1, first[2].hash), ACTIVE)
     loaded = store.load(g)
     assert loaded is not None
     assert [r.version for r in loaded.records] == [1, 2, 3]
     assert loaded.records == first
-    assert loaded.meta["version"] == "3" and loaded.meta["head"] == first[-1].hash
+    assert loaded.meta.version == 3 and loaded.meta.head == first[-1].hash
+    assert loaded.meta == replace(new_meta(), version=3, head=first[-1].hash)
 
 
 def test_stream_ids_are_versions(store: EventStore, client: Any) -> None:
     g = gid()
-    store.append(g, 0, "", records(1, 4), {})
+    store.append(g, 0, "", records(1, 4), new_meta())
     ids = [i.decode() for i, _ in client.xrange(keys(g)["log"])]
     assert ids == ["1-0", "2-0", "3-0", "4-0"]
 
@@ -96,14 +116,14 @@ def test_keys_share_one_cluster_slot() -> None:
 def test_truncate_moves_events_to_the_audit_and_allows_reappending(store: EventStore) -> None:
     g = gid()
     log = records(1, 5)
-    store.append(g, 0, "", log, {})
-    store.truncate(g, 5, log[-1].hash, 3, {"by": "seat:0", "events": [4, 5]}, {"head": log[2].hash})
+    store.append(g, 0, "", log, new_meta())
+    store.truncate(g, 5, log[-1].hash, 3, log[2].hash, {"by": "seat:0", "events": [4, 5]}, ACTIVE)
     loaded = store.load(g)
     assert loaded is not None and [r.version for r in loaded.records] == [1, 2, 3]
     assert store.undone(g) == [{"by": "seat:0", "events": [4, 5]}]
     # Redis keeps a stream's last id after XDEL; the rewrite lets version 4 be appended again.
     again = records(4, 2, log[2].hash)
-    assert store.append(g, 3, log[2].hash, again, {}) == 5
+    assert store.append(g, 3, log[2].hash, again, ACTIVE) == 5
     loaded = store.load(g)
     assert loaded is not None and loaded.records[3:] == again
 
@@ -111,9 +131,9 @@ def test_truncate_moves_events_to_the_audit_and_allows_reappending(store: EventS
 def test_truncate_is_conditional(store: EventStore) -> None:
     g = gid()
     log = records(1, 3)
-    store.append(g, 0, "", log, {})
+    store.append(g, 0, "", log, new_meta())
     with pytest.raises(Conflict):
-        store.truncate(g, 2, log[1].hash, 1, {}, {"head": log[0].hash})
+        store.truncate(g, 2, log[1].hash, 1, log[0].hash, {}, ACTIVE)
     loaded = store.load(g)
     assert loaded is not None and len(loaded.records) == 3 and store.undone(g) == []
 
@@ -121,16 +141,16 @@ def test_truncate_is_conditional(store: EventStore) -> None:
 def test_truncate_drops_snapshots_past_the_target(store: EventStore) -> None:
     g = gid()
     log = records(1, 6)
-    store.append(g, 0, "", log, {}, snapshot=(5, "blob5"))
+    store.append(g, 0, "", log, new_meta(), snapshot=(5, "blob5"))
     assert store.load(g).snapshot == "blob5"  # type: ignore[union-attr]
-    store.truncate(g, 6, log[-1].hash, 4, {}, {"head": log[3].hash})
+    store.truncate(g, 6, log[-1].hash, 4, log[3].hash, {}, ACTIVE)
     assert store.load(g).snapshot is None  # type: ignore[union-attr]
 
 
 def test_load_from_snapshot_or_base_reads_only_the_tail(store: EventStore) -> None:
     g = gid()
     log = records(1, 10)
-    store.append(g, 0, "", log, {}, snapshot=(6, "blob6"))
+    store.append(g, 0, "", log, new_meta(), snapshot=(6, "blob6"))
     loaded = store.load(g)
     assert loaded is not None and loaded.snapshot == "blob6"
     assert [r.version for r in loaded.records] == [6, 7, 8, 9, 10]
@@ -142,7 +162,7 @@ def test_load_from_snapshot_or_base_reads_only_the_tail(store: EventStore) -> No
 
 def test_idempotency_value_is_stored_with_the_append(store: EventStore) -> None:
     g = gid()
-    store.append(g, 0, "", records(1, 1), {}, idem=("0:k", '{"version": 1}'))
+    store.append(g, 0, "", records(1, 1), new_meta(), idem=("0:k", '{"version": 1}'))
     assert store.idempotent(g, "0:k") == {"version": 1}
     assert store.idempotent(g, "1:k") is None
 
@@ -153,7 +173,7 @@ def test_unknown_game_loads_none(store: EventStore) -> None:
 
 def test_wait_returns_when_an_event_arrives(store: EventStore) -> None:
     g = gid()
-    store.append(g, 0, "", records(1, 1), {})
+    store.append(g, 0, "", records(1, 1), new_meta())
     assert store.wait(g, 0, 100) is True
     assert store.wait(g, 1, 50) is False
 
@@ -162,11 +182,11 @@ def test_the_index_and_metas_of_many_games(store: EventStore) -> None:
     """The index is one key of its own; metas are read by one pipeline over many slots."""
     made = [gid() for _ in range(12)]
     for i, g in enumerate(made):
-        store.append(g, 0, "", records(1, 1), {"status": "active", "n": str(i)})
+        store.append(g, 0, "", records(1, 1), new_meta(seed=f"s{i}"))
         store.index(g, 9_000_000_000_000 + i)  # newer than any other test's game
     assert store.list_ids(0, 12)[:12] == made[::-1]
     metas = store.metas([*made, "nope-" + gid()])
-    assert [m["n"] for m in metas[:-1]] == [str(i) for i in range(12)] and metas[-1] == {}
+    assert [m.seed if m else None for m in metas] == [f"s{i}" for i in range(12)] + [None]
 
 
 def test_records_round_trip_in_the_compact_format(store: EventStore, client: Any) -> None:
@@ -181,7 +201,7 @@ def test_records_round_trip_in_the_compact_format(store: EventStore, client: Any
     for rec in odd:
         head = chain.link(KEY, head, rec)
         log.append(replace(rec, hash=head))
-    store.append(g, 0, "", log, {})
+    store.append(g, 0, "", log, new_meta())
     loaded = store.load(g)
     assert loaded is not None and loaded.records == log
     assert store.read(g, 1, 10) == log[1:]
@@ -206,18 +226,19 @@ def test_entries_of_the_first_format_are_still_read(store: EventStore, client: A
         if rec.command is not None:
             fields["x"] = json.dumps(rec.command)
         client.xadd(keys(g)["log"], fields, id=f"{rec.version}-0")
-    client.hset(keys(g)["meta"], mapping={"version": 2, "head": old[-1].hash})
+    client.hset(keys(g)["meta"], mapping={**meta_codec.encode(new_meta()), "version": 2})
+    client.hset(keys(g)["meta"], "head", old[-1].hash)
     loaded = store.load(g)
     assert loaded is not None and loaded.records == old
     new = records(3, 1, old[-1].hash)
-    assert store.append(g, 2, old[-1].hash, new, {}) == 3
+    assert store.append(g, 2, old[-1].hash, new, ACTIVE) == 3
     assert store.read(g, 0, 10) == old + new
 
 
 def test_snapshots_are_stored_deflated_and_read_back(store: EventStore, client: Any) -> None:
     g = gid()
     blob = json.dumps({"state": ["x" * 40] * 50})
-    store.append(g, 0, "", records(1, 3), {}, snapshot=(3, blob))
+    store.append(g, 0, "", records(1, 3), new_meta(), snapshot=(3, blob))
     stored = client.hget(keys(g)["snap"], "blob")
     assert len(stored) < len(blob) / 4
     loaded = store.load(g)

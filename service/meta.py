@@ -1,0 +1,123 @@
+"""A game's meta: what the service keeps about a game besides its log, typed, and its stored
+form, encoded and decoded here only.
+
+The store keeps it as a flat hash of strings (``{g:<id>}:meta``; lists and maps as JSON); the
+Lua scripts read ``version`` and ``head`` from it (the conditional append) and write them.
+Everything else goes through ``encode`` / ``encode_progress`` and comes back by ``decode``:
+auth reads the token hashes, the documents the summary fields, the reconciler the follow-ups.
+
+Secrets are kept only as SHA-256 hashes (``tokens``, ``host``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from domain.engine import SCORING, Job
+
+# A follow-up as the meta keeps it: the job's kind and seat (its game and version are the
+# meta's own).
+FollowUp = tuple[str, int | None]
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What every write changes besides the version and head."""
+
+    status: str
+    to_act: tuple[int, ...]
+    follow_ups: tuple[FollowUp, ...]
+    updated_at: int
+    result: Mapping[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class GameMeta:
+    game: str
+    seed: str
+    seed_commitment: str
+    tokens: tuple[str | None, ...]  # per seat: the hash of its token (None: a bot seat)
+    host: str  # the hash of the host token
+    created_at: int  # ms since the epoch
+    setup_version: int  # the length of the creation batch (undo never cuts into it)
+    options: Mapping[str, str]
+    seats: tuple[Mapping[str, Any], ...]  # the summary's seats: seat, name, bot
+    progress: Progress
+    version: int = 0  # written by the store (the append scripts)
+    head: str = ""  # the hash of the last event, ditto
+    imported_from: str | None = None
+
+    def jobs(self, game_id: str) -> list[Job]:
+        """The follow-up jobs this version of the game awaits (bot turns or scoring)."""
+        return [Job(kind, game_id, self.version, seat) for kind, seat in self.progress.follow_ups]
+
+
+_COMPACT = (",", ":")
+
+
+def follow_ups_of(jobs: list[Job]) -> tuple[FollowUp, ...]:
+    return tuple((j.kind, j.seat) for j in jobs)
+
+
+def encode_progress(p: Progress) -> dict[str, str]:
+    return {
+        "status": p.status,
+        "to_act": json.dumps(list(p.to_act)),
+        "follow_ups": json.dumps([list(f) for f in p.follow_ups], separators=_COMPACT),
+        "updated_at": str(p.updated_at),
+        **({"result": json.dumps(p.result)} if p.result is not None else {}),
+    }
+
+
+def encode(meta: GameMeta) -> dict[str, str]:
+    """The stored fields of a new game's meta (``version`` and ``head`` are the store's)."""
+    config = {"options": dict(meta.options), "seats": [dict(s) for s in meta.seats]}
+    return {
+        "game": meta.game,
+        "seed": meta.seed,
+        "seed_commitment": meta.seed_commitment,
+        "tokens": json.dumps(list(meta.tokens)),
+        "host": meta.host,
+        "created_at": str(meta.created_at),
+        "setup_version": str(meta.setup_version),
+        "config": json.dumps(config, separators=_COMPACT),
+        **encode_progress(meta.progress),
+        **({"imported_from": meta.imported_from} if meta.imported_from is not None else {}),
+    }
+
+
+def decode(stored: Mapping[str, str]) -> GameMeta:
+    """A stored meta hash, typed (``KeyError`` if a field every game has is missing)."""
+    config = json.loads(stored["config"])
+    status = stored["status"]
+    if "follow_ups" in stored:
+        follow_ups = tuple((k, s) for k, s in json.loads(stored["follow_ups"]))
+    elif status == SCORING:  # a meta written before follow_ups was kept
+        follow_ups = (("score", None),)
+    else:
+        follow_ups = tuple(("bot", s) for s in json.loads(stored.get("bots_to_act", "[]")))
+    result = stored.get("result")
+    return GameMeta(
+        game=stored["game"],
+        seed=stored["seed"],
+        seed_commitment=stored["seed_commitment"],
+        tokens=tuple(json.loads(stored["tokens"])),
+        host=stored["host"],
+        created_at=int(stored["created_at"]),
+        setup_version=int(stored["setup_version"]),
+        options=config["options"],
+        seats=tuple(config["seats"]),
+        progress=Progress(
+            status=status,
+            to_act=tuple(json.loads(stored["to_act"])),
+            follow_ups=follow_ups,
+            updated_at=int(stored["updated_at"]),
+            result=json.loads(result) if result is not None else None,
+        ),
+        version=int(stored.get("version", "0")),
+        head=stored.get("head", ""),
+        imported_from=stored.get("imported_from"),
+    )
