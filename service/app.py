@@ -13,8 +13,7 @@ from flask_smorest import Api
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
-from service.http import errors, limits
-from service.http.api import blp
+from service.http import actions, catalog, errors, events, games, history, limits, undo, views
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
@@ -82,7 +81,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     api = ChronicleApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    api.register_blueprint(blp)
+    for resource in (catalog, games, views, actions, events, undo, history):
+        api.register_blueprint(resource.blp)
     app.register_blueprint(health)
     errors.install(app)
 
@@ -92,7 +92,7 @@ def create_app(settings: Settings | None = None) -> Flask:
             request.max_content_length = MAX_IMPORT_BODY
 
     chosen = settings or Settings.from_env()
-    events = events_client(chosen)
-    app.extensions["chronicle"] = build_chronicle(chosen, events)
-    limits.install(app, events, defaults=settings is None)
+    client = events_client(chosen)
+    app.extensions["chronicle"] = build_chronicle(chosen, client)
+    limits.install(app, client, defaults=settings is None)
     return app

@@ -5,6 +5,8 @@ It owns nothing itself; each method is one line to the module that holds the thi
 - ``service/commands.py``   the write commands (create, act, finish, undo, import);
 - ``service/loading.py``    loading a game (cache, snapshot + tail);
 - ``service/documents.py``  summaries, the game list, audit and export;
+- ``service/reads.py``      a caller's view, legal actions, the events feed (long-poll);
+- ``service/catalog.py``    the games offered;
 - ``service/auth.py``       who a token stands for.
 """
 
@@ -17,11 +19,13 @@ from typing import Any
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth
+from service.catalog import catalog
 from service.commands import Commands
 from service.documents import Documents, summary_doc
 from service.jobs import JobQueue
 from service.loading import Current, Loader
 from service.meta import GameMeta
+from service.reads import Reads
 from service.store import EventStore
 
 
@@ -43,10 +47,16 @@ class Chronicle:
         self.loader = Loader(store)
         self.commands = Commands(store, jobs, self.loader, clock)
         self.documents = Documents(store, self.loader)
+        self.reads = Reads(store, self.loader)
 
     # ---- identity -------------------------------------------------------------------------
     def caller(self, meta: GameMeta, authorization: str | None) -> Caller:
         return auth.resolve(meta, auth.bearer(authorization), self.admin_token)
+
+    def opened(self, game_id: str, authorization: str | None) -> tuple[Current, Caller]:
+        """The game now and who is calling (every request about one game starts here)."""
+        cur = self.loader.current(game_id)
+        return cur, self.caller(cur.meta, authorization)
 
     # ---- loading --------------------------------------------------------------------------
     def current(self, game_id: str) -> Current:
@@ -54,6 +64,23 @@ class Chronicle:
 
     def at(self, game_id: str, version: int) -> tuple[Current, list[Recorded]]:
         return self.loader.at(game_id, version)
+
+    # ---- what a caller sees now -----------------------------------------------------------
+    def catalog(self) -> dict[str, Any]:
+        return catalog()
+
+    def view(
+        self, cur: Current, caller: Caller, version: int | None, reveal: bool
+    ) -> dict[str, Any]:
+        return self.reads.view(cur, caller, version, reveal)
+
+    def actions(self, cur: Current, caller: Caller) -> dict[str, Any]:
+        return self.reads.actions(cur, caller)
+
+    def events(
+        self, cur: Current, caller: Caller, after: int, limit: int, wait: float
+    ) -> dict[str, Any]:
+        return self.reads.events(cur, caller, after, limit, wait)
 
     # ---- documents ------------------------------------------------------------------------
     def summary(self, cur: Current) -> dict[str, Any]:

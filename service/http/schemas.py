@@ -3,9 +3,13 @@ OpenAPI document.  Schemas live only here, at the edge; the domain sees plain di
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
 from marshmallow import Schema, ValidationError, fields, validate
 
-from domain.games import GAMES
+from domain import games
+from domain.engine import ACTIVE, FINISHED, SCORING
 
 
 class _Printable(validate.Regexp):
@@ -41,21 +45,49 @@ class ApiError(Schema):
     error = fields.Nested(ErrorBody, required=True)
 
 
-# What every offered game allows, together; each game's own limits are checked by the service.
-BOTS = sorted({b for g in GAMES.values() for b in g.bots})
-PLAYERS = validate.Length(
-    min=min(g.min_players for g in GAMES.values()), max=max(g.max_players for g in GAMES.values())
-)
+STATUSES = (ACTIVE, SCORING, FINISHED)
+
+
+# What every offered game allows, together, read from the registry when a request is checked
+# (nothing is copied at import); each game's own limits are checked by the service.
+class _OneOfNow(validate.Validator):
+    """Like ``OneOf``, with the choices computed when a value is checked."""
+
+    def __init__(self, choices: Callable[[], Sequence[str]]) -> None:
+        self._choices = choices
+
+    def __call__(self, value: Any) -> Any:
+        allowed = self._choices()
+        if value not in allowed:
+            raise ValidationError(f"Must be one of: {', '.join(allowed)}.")
+        return value
+
+
+class _PlayerCount(validate.Validator):
+    """From the fewest players of any offered game to the most."""
+
+    def __call__(self, value: Sequence[Any]) -> Sequence[Any]:
+        offered = games.GAMES.values()
+        low, high = min(g.min_players for g in offered), max(g.max_players for g in offered)
+        return validate.Length(min=low, max=high)(value)
+
+
+def _offered() -> list[str]:
+    return sorted(games.GAMES)
+
+
+def _bots() -> list[str]:
+    return sorted({b for g in games.GAMES.values() for b in g.bots})
 
 
 class PlayerIn(Schema):
     name = fields.Str(required=True, validate=NAME)
-    bot = fields.Str(load_default=None, allow_none=True, validate=validate.OneOf(BOTS))
+    bot = fields.Str(load_default=None, allow_none=True, validate=_OneOfNow(_bots))
 
 
 class CreateGame(Schema):
-    game = fields.Str(required=True, validate=validate.OneOf(sorted(GAMES)))
-    players = fields.List(fields.Nested(PlayerIn), required=True, validate=PLAYERS)
+    game = fields.Str(required=True, validate=_OneOfNow(_offered))
+    players = fields.List(fields.Nested(PlayerIn), required=True, validate=_PlayerCount())
     options = fields.Dict(
         keys=fields.Str(validate=validate.Length(max=32)),
         values=fields.Str(validate=validate.Length(max=32)),
@@ -97,7 +129,7 @@ class Summary(Schema):
     game = fields.Str(required=True)
     options = fields.Dict(keys=fields.Str(), values=fields.Str(), required=True)
     seats = fields.List(fields.Nested(SeatOut), required=True)
-    status = fields.Str(required=True, validate=validate.OneOf(["active", "scoring", "finished"]))
+    status = fields.Str(required=True, validate=validate.OneOf(STATUSES))
     version = fields.Int(required=True)
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Nested(Result)
@@ -115,7 +147,7 @@ class GameList(Schema):
 
 class ListQuery(Schema):
     game = fields.Str(validate=validate.Length(max=64))
-    status = fields.Str(validate=validate.OneOf(["active", "scoring", "finished"]))
+    status = fields.Str(validate=validate.OneOf(STATUSES))
     page = fields.Int(load_default=1, strict=False, validate=validate.Range(min=1, max=100_000))
     per_page = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
 

@@ -1,0 +1,54 @@
+"""``/games/{id}/actions``: the caller's legal actions, and acting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from flask.views import MethodView
+
+from domain.errors import BadAction
+from service.http import schemas as s
+from service.http.common import AUTH, blueprint, chronicle, opened
+
+blp = blueprint("actions", "Legal actions and acting")
+IDEMPOTENCY_KEY = "Idempotency-Key"
+
+
+@blp.route("/games/<game_id:game_id>/actions")
+class ActionsResource(MethodView):
+    @blp.doc(operationId="listActions")
+    @blp.response(200, s.Actions)
+    @blp.doc(security=AUTH)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """The caller's legal actions now (empty unless the caller is a seat to act)."""
+        cur, caller = opened(game_id)
+        return chronicle().actions(cur, caller)
+
+    @blp.doc(operationId="act")
+    @blp.arguments(s.ActIn)
+    @blp.response(201, s.Events)
+    @blp.alt_response(409, schema=s.ApiError, description="version_conflict")
+    @blp.alt_response(422, schema=s.ApiError, description="illegal_action (names the rule)")
+    @blp.doc(
+        security=AUTH,
+        parameters=[
+            {
+                "in": "header",
+                "name": IDEMPOTENCY_KEY,
+                "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+                "description": "a retried POST with the same key returns the first response",
+            }
+        ],
+    )
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Act: the action is checked by the rules and appended if `expected_version` is current."""
+        key = request.headers.get(IDEMPOTENCY_KEY)
+        if key is not None and not 1 <= len(key) <= 128:
+            raise BadAction(
+                "Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]}
+            )
+        cur, caller = opened(game_id)
+        return chronicle().act(
+            game_id, caller, body["action"], body["expected_version"], key, loaded=cur
+        )

@@ -1,0 +1,65 @@
+"""``/games``, ``/games/import``, ``/games/{id}``: create, list, import, summary."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from service.http import schemas as s
+from service.http.common import AUTH, GAME_LINKS, blueprint, chronicle, opened
+
+blp = blueprint("games", "Games: create, list, import, summary")
+
+
+@blp.route("/games")
+class GamesResource(MethodView):
+    @blp.doc(operationId="createGame", responses={201: {"links": GAME_LINKS}})
+    @blp.arguments(
+        s.CreateGame,
+        example={
+            "game": "artus",
+            "players": [{"name": "Ann"}, {"name": "Bob", "bot": "greedy"}],
+            "options": {"rules": "basic"},
+        },
+    )
+    @blp.response(201, s.Created)
+    @blp.alt_response(400, schema=s.ApiError, description="bad request")
+    def post(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Create a game; the response holds each human seat's token and the host token, once."""
+        return chronicle().create(
+            None, body["game"], body["players"], body.get("options"), body.get("seed")
+        )
+
+    @blp.doc(operationId="listGames")
+    @blp.arguments(s.ListQuery, location="query")
+    @blp.response(200, s.GameList)
+    def get(self, query: dict[str, Any]) -> dict[str, Any]:
+        """Games, newest first, filtered by `game` and `status`, paged."""
+        return chronicle().list_games(
+            query.get("game"), query.get("status"), query["page"], query["per_page"]
+        )
+
+
+@blp.route("/games/import")
+class ImportResource(MethodView):
+    @blp.doc(operationId="importGame", responses={201: {"links": GAME_LINKS}})
+    @blp.arguments(s.Export)
+    @blp.response(201, s.Created)
+    @blp.alt_response(422, schema=s.ApiError, description="tampered or illegal log")
+    def post(self, doc: dict[str, Any]) -> dict[str, Any]:
+        """Import an exported log: it is replayed through the rules, refused if it was tampered
+        with or holds an illegal action.  The game gets a new id and new tokens."""
+        return chronicle().import_log(doc)
+
+
+@blp.route("/games/<game_id:game_id>")
+class GameResource(MethodView):
+    @blp.doc(operationId="getGame")
+    @blp.response(200, s.Summary)
+    @blp.alt_response(404, schema=s.ApiError, description="unknown game")
+    @blp.doc(security=AUTH)
+    def get(self, game_id: str) -> dict[str, Any]:
+        """The game's summary."""
+        cur, _ = opened(game_id)
+        return chronicle().summary(cur)

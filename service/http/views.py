@@ -1,0 +1,24 @@
+"""``/games/{id}/view``: the caller's view, now or replayed at a version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+
+from service.http import schemas as s
+from service.http.common import AUTH, blueprint, chronicle, opened
+
+blp = blueprint("views", "What a caller sees of a game")
+
+
+@blp.route("/games/<game_id:game_id>/view")
+class ViewResource(MethodView):
+    @blp.doc(operationId="getView")
+    @blp.arguments(s.ViewQuery, location="query")
+    @blp.response(200, s.View)
+    @blp.doc(security=AUTH)
+    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """The caller's view; `version` replays it as it was then."""
+        cur, caller = opened(game_id)
+        return chronicle().view(cur, caller, query.get("version"), query["reveal"])

@@ -1,0 +1,63 @@
+"""What a caller sees of a game now: its view (or a replay of it), its legal actions, and the
+events feed with its long-poll.  The reveal rule is ``projections.views``'s; this module
+applies it to a request."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from domain import engine
+from domain.errors import BadAction
+from projections.views import ADMIN, Caller, events_for, view_doc
+from service.loading import Current, Loader
+from service.store import EventStore
+
+POLL_SLICE_MS = 1000  # one blocking read at most this long (under the socket timeout)
+
+
+class Reads:
+    def __init__(self, store: EventStore, loader: Loader) -> None:
+        self.store = store
+        self.loader = loader
+
+    def view(
+        self, cur: Current, caller: Caller, version: int | None, reveal: bool
+    ) -> dict[str, Any]:
+        """The caller's view; ``version`` replays it as it was then; ``reveal`` shows all of
+        it, once the game is finished (or to the operator)."""
+        finished_now = cur.match.status(cur.game) == engine.FINISHED
+        if reveal and not finished_now and caller.role != ADMIN:
+            raise BadAction("reveal is allowed once the game is finished", {"reveal": ["not yet"]})
+        if version is not None and version != cur.match.version:
+            cur, _ = self.loader.at(cur.game_id, version)
+        return view_doc(cur.game, cur.game_id, cur.match, caller, reveal=reveal)
+
+    def actions(self, cur: Current, caller: Caller) -> dict[str, Any]:
+        """The caller's legal actions now (empty unless the caller is a seat to act)."""
+        actions: list[dict[str, Any]] = []
+        if caller.seat is not None and caller.seat in cur.match.to_act(cur.game):
+            actions = cur.game.legal_actions(cur.match.state, caller.seat)
+        return {"version": cur.match.version, "actions": actions}
+
+    def events(
+        self, cur: Current, caller: Caller, after: int, limit: int, wait: float
+    ) -> dict[str, Any]:
+        """The log after ``after`` as the caller may see it; with ``wait`` > 0, long-poll up to
+        that many seconds for the first event after ``after``."""
+        game_id = cur.game_id
+        deadline = time.monotonic() + wait
+        records = self.store.read(game_id, after, limit)
+        while not records and wait > 0:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                break
+            self.store.wait(game_id, after, min(POLL_SLICE_MS, int(left * 1000)))
+            records = self.store.read(game_id, after, limit)
+        if records:
+            cur = self.loader.current(game_id)
+        reveal = cur.match.status(cur.game) == engine.FINISHED
+        return {
+            "version": cur.match.version,
+            "events": events_for(cur.game, records, caller, reveal=reveal),
+        }
