@@ -16,7 +16,7 @@ from projections.views import ADMIN, HOST, SEAT, SPECTATOR, Caller
 from service.errors import Unauthorized
 from service.meta import GameMeta
 
-__all__ = ["Unauthorized", "bearer", "new_token", "resolve", "token_hash"]
+__all__ = ["Unauthorized", "bearer", "new_token", "presented", "resolve", "token_hash"]
 
 
 def new_token() -> str:
@@ -27,14 +27,22 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def presented(header: str | None) -> str | None:
+    """The token of an ``Authorization: Bearer <token>`` header, or None (no header, another
+    scheme, no token).  The one parser of the header: the rate limiter counts by it."""
+    scheme, _, token = (header or "").partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
 def bearer(header: str | None) -> str | None:
-    """The token of an ``Authorization: Bearer <token>`` header (None: no header)."""
+    """The token of an ``Authorization: Bearer <token>`` header (None: no header); any other
+    header is refused."""
     if header is None:
         return None
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
+    token = presented(header)
+    if token is None:
         raise Unauthorized("the Authorization header must be 'Bearer <token>'")
-    return token.strip()
+    return token
 
 
 def resolve(meta: GameMeta, token: str | None, admin_token: str | None) -> Caller:

@@ -29,7 +29,7 @@ from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, seats_doc
 from service import auth, faults
 from service.errors import ImportRefused, VersionConflict
-from service.game_config import checked_config
+from service.game_config import DEFAULT_UNDO, checked_config, player
 from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
 from service.meta import GameMeta, Progress, follow_ups_of
@@ -239,7 +239,7 @@ class Commands:
         match = fold(game, records)
         target = undo_target(
             game,
-            match.config.options.get("undo", "turn"),
+            match.config.options.get("undo", DEFAULT_UNDO),
             requester,
             logged(records),
             to_version,
@@ -339,7 +339,7 @@ def _created(
         "options": dict(config.options),
         "version": version,
         "seats": [
-            {"seat": i, "name": p.name, "bot": p.bot, **({"token": t} if t else {})}
+            {"seat": i, **player(p), **({"token": t} if t else {})}
             for i, (p, t) in enumerate(zip(config.players, tokens, strict=True))
         ],
         "host_token": host_token,

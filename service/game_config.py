@@ -10,6 +10,8 @@ from domain.engine import Config, Game, Player
 from domain.errors import BadAction
 from domain.undo import POLICIES
 
+DEFAULT_UNDO = POLICIES[0]  # the policy of a game created without the ``undo`` option
+
 
 def option_values(game: Game) -> dict[str, tuple[str, ...]]:
     """Every option of ``game`` with its allowed values, the default first (``undo`` included)."""

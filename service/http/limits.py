@@ -53,6 +53,7 @@ from flask_limiter import ApplicationLimit, Limiter
 from limits import parse_many
 
 from domain.errors import BadAction
+from service import auth
 
 # Generous: a person, a browser tab long-polling and a script driving a game all stay under.
 DEFAULT_TOKEN_LIMIT = "20/second;600/minute"
@@ -94,8 +95,7 @@ def address_key() -> str:
 
 
 def _bearer() -> str | None:
-    scheme, _, token = (request.headers.get("Authorization") or "").partition(" ")
-    return token.strip() or None if scheme.lower() == "bearer" else None
+    return auth.presented(request.headers.get("Authorization"))
 
 
 def _no_token() -> bool:

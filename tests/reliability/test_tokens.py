@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from service import auth
 from service.app import create_app
+from service.meta import GameMeta, Progress
 from service.redis_server import RedisServer
 from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN, settings
@@ -109,10 +110,18 @@ def test_tokens_are_compared_in_constant_time(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(auth.hmac, "compare_digest", spy)
     seats = [auth.new_token() for _ in range(4)]
     host = auth.new_token()
-    meta = {
-        "tokens": json.dumps([auth.token_hash(t) for t in seats]),
-        "host": auth.token_hash(host),
-    }
+    meta = GameMeta(
+        game="artus",
+        seed="s",
+        seed_commitment="c",
+        tokens=tuple(auth.token_hash(t) for t in seats),
+        host=auth.token_hash(host),
+        created_at=0,
+        setup_version=1,
+        options={},
+        seats=(),
+        progress=Progress("active", (0,), (), 0),
+    )
     for presented, expected in (
         (seats[0], ("seat", 0)),
         (seats[3], ("seat", 3)),
