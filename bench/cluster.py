@@ -33,8 +33,8 @@ from bench.report import median
 from bench.scripts import all_games, scripts
 from bench.throughput import encoded
 from service.connections import connect
-from service.redis_cluster import RedisClusterServer
 from service.redis_store import RedisEventStore, keys
+from tests.support.redis_cluster import RedisClusterServer
 
 PREBUILT: list[tuple[str, list[list[Any]]]] = []  # (game, the args of each append); forked
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from service.redis_cluster import RedisClusterServer
+from tests.support.redis_cluster import RedisClusterServer
 
 _shared: dict[str, Any] = {"server": None, "users": 0}
 

