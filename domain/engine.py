@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from domain.errors import BadAction, Forbidden
@@ -52,9 +52,18 @@ class Player:
 
 @dataclass(frozen=True)
 class Config:
+    """A game's configuration, as recorded in ``GameCreated``.
+
+    ``rules_version``: the edition of the game's rules the log was recorded under, so a stored
+    game replays under the rules it was played with (the log is the truth).  A new game is
+    created under the game's current ``rules_version`` (None here means "current");
+    ``GameCreated`` records it only when it is not 1, and a log without it is version 1.
+    """
+
     game: str
     options: Mapping[str, str]
     players: tuple[Player, ...]
+    rules_version: int | None = None
 
     @property
     def n(self) -> int:
@@ -92,6 +101,7 @@ class Game(Protocol):
     actions: Mapping[str, Mapping[str, Field]]  # action type -> its fields (besides "type")
     bots: Mapping[str, Bot]
     state_type: type  # the frozen dataclass of the state (for snapshots)
+    rules_version: int  # the current edition of the rules (new games); see ``Config``
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:
         """Events that set the game up (deals, random placements), appended with GameCreated."""
@@ -149,15 +159,14 @@ class Match:
 
 
 def created_event(config: Config) -> Event:
-    return Event(
-        GAME_CREATED,
-        None,
-        {
-            "game": config.game,
-            "options": dict(config.options),
-            "players": [{"name": p.name, "bot": p.bot} for p in config.players],
-        },
-    )
+    data: dict[str, Any] = {
+        "game": config.game,
+        "options": dict(config.options),
+        "players": [{"name": p.name, "bot": p.bot} for p in config.players],
+    }
+    if config.rules_version not in (None, 1):  # absent = 1: logs from before versions replay
+        data["rules_version"] = config.rules_version
+    return Event(GAME_CREATED, None, data)
 
 
 def config_from_created(data: Mapping[str, Any]) -> Config:
@@ -165,6 +174,7 @@ def config_from_created(data: Mapping[str, Any]) -> Config:
         game=data["game"],
         options=dict(data["options"]),
         players=tuple(Player(p["name"], p.get("bot")) for p in data["players"]),
+        rules_version=int(data.get("rules_version", 1)),
     )
 
 
@@ -174,7 +184,12 @@ def normalized(events: Sequence[Event]) -> list[Event]:
 
 
 def create(game: Game, config: Config, rng: Rng) -> list[Event]:
-    """The creation batch: ``GameCreated`` then the game's set-up events."""
+    """The creation batch: ``GameCreated`` then the game's set-up events.
+
+    A config without a rules version gets the game's current one; a replayed log keeps its own.
+    """
+    if config.rules_version is None:
+        config = replace(config, rules_version=game.rules_version)
     return normalized([created_event(config), *game.setup(config, rng)])
 
 

@@ -56,6 +56,7 @@ def snapshot_blob(game: Game, match: Match, head: str) -> str:
                 "game": match.config.game,
                 "options": dict(match.config.options),
                 "players": [{"name": p.name, "bot": p.bot} for p in match.config.players],
+                "rules_version": match.config.rules_version,
             },
             "state": codec.encode(match.state),
             "result": match.result,
@@ -74,6 +75,7 @@ def from_snapshot(game: Game, blob: str) -> tuple[Match, str] | None:
             game=doc["config"]["game"],
             options=doc["config"]["options"],
             players=tuple(Player(p["name"], p["bot"]) for p in doc["config"]["players"]),
+            rules_version=doc["config"].get("rules_version", 1),
         )
         state = codec.decode(game.state_type, doc["state"])
         return Match(config, state, doc["version"], doc["result"]), doc["hash"]

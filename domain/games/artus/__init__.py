@@ -93,6 +93,7 @@ class Artus:
     actions: Mapping[str, Mapping[str, Field]] = ACTIONS
     bots: Mapping[str, Any] = _bots.BOTS
     state_type = _rules.State
+    rules_version = 1
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:
         return _rules.setup(config, rng)

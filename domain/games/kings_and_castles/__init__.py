@@ -25,6 +25,15 @@ Events (``seat`` = the owner of the colour concerned; None for the game itself):
 - ``TurnEnded`` (None): ``square``, ``next`` (None after the last square).
 - ``FinalTaxCollected`` (None, public): ``amounts`` {colour: n}, ``money`` {colour: total}.
 
+- ``BagRefilled`` (None, rules version 2): ``returned`` [ids]: the destroyed counters went back
+  into the bag the moment it was empty (KC-4, see ``draws``).
+
+Rules versions (``Config.rules_version``, recorded in ``GameCreated``; a log without it is 1):
+version 1 is the reading before issue 13 (the King may end his attacks at once, any player
+unit may take Rouen, the bag refills only when a later draw needs it); version 2, current for new
+games, reads the seed as below.  Every rule that changed asks ``state.since(state, 2)``, so a
+stored game replays, and an old log imports, under the rules it was played with.
+
 Choices where the digest is silent (read from the Japanese seed where it helps):
 
 - Seats and colours: 2 players: seat 0 green + pink, seat 1 blue + teal; 3 players: green, blue,
@@ -36,15 +45,23 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
 - Armies are formed (KC-2 step 4) before crowns are placed (step 5), as the digest orders them.
 - Every draw takes exactly what it owes (10 when forming, the bonus, or up to 10 when refilling)
   as household counts plus a bag count; it stops short only if bag and destroyed pile are empty.
-- ``occupy_rouen`` puts a royal or baronial unit (any player colour, not an enemy unit) from the
-  King's army into Rouen.  If that army holds no such unit after the bonus draw, Rouen stays empty;
-  an empty territory cannot be attacked (attacks need a defender).
+- ``occupy_rouen`` puts a unit of the King's colour from his army into Rouen (KC-2.6, rules
+  version 2; seed: 「ウィリアム１世は、必ずRouenの領土にユニットを置いてプレイを開始しなくては
+  なりません。この領土を得るのに攻撃を行う必要はありません」, "William I must begin by putting a
+  unit on Rouen; he needs no attack to *gain* this territory": the gain is the King's).  Only if
+  the army holds none, a unit of any other player colour (never an enemy unit).  If the army holds
+  no player unit at all after the bonus draw, Rouen stays empty; an empty territory cannot be
+  attacked (attacks need a defender).
 - KC-5.3: the attacking units of the highest value are of one colour and kind, hence
   interchangeable; the lowest id stays.  Mercenaries are interchangeable only with the same colour
   and value, i.e. never (one of each value per colour), so each set of them is listed.
 - KC-5.4: royal units attack only the square's country.  Baronial and enemy units share the one
   other country of the turn, fixed by the first of their attacks outside the square's country.
-  "Must attack" restricts where royal units go; the King may make no attack at all.
+- KC-3 / KC-1 (rules version 2; seed: 「国の名前 − キングのプレイヤーが必ず攻撃しなくてはならない
+  国です」, "the country's name: the country the King player *must* attack"): ``end_attacks`` is
+  legal only once an attack on the square's country was made this turn (by units of any side), or
+  while no attack on it is legal.  Attacks on the one other country stay optional.  The game cannot
+  stall: every attack takes at least one counter out of the army.
 - KC-5.5: in a contested country an enemy unit may attack any player colour's territory (royal too)
   adjacent to another enemy-held territory; player units attack only enemy-held territories.
 - KC-7: any castle in the King's army (any colour) may go on any territory held by a royal or
@@ -55,7 +72,7 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
   can be placed, taxation without a tax marker, refill when the army holds 10 or more.
 - Final taxation follows the refill of the last square (24, or 12 in the short game); then the
   game is over and all money is revealed.  Ties for the most money share the win.
-"""
+"""  # noqa: RUF002 -- the seed's own minus sign, quoted exactly
 
 from __future__ import annotations
 
@@ -65,7 +82,7 @@ from typing import Any
 from domain.engine import Config, Event, Field
 from domain.games.kings_and_castles import rules, setup, view
 from domain.games.kings_and_castles.bots import BOTS
-from domain.games.kings_and_castles.state import KCState
+from domain.games.kings_and_castles.state import RULES_VERSION, KCState
 from domain.rng import Rng
 
 _HOUSEHOLD = Field("object", True, None, "counts from the household: knight, men_at_arms, archers")
@@ -98,6 +115,7 @@ class KingsAndCastles:
     }
     bots = BOTS
     state_type = KCState
+    rules_version = RULES_VERSION
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:
         return setup.setup(config, rng)

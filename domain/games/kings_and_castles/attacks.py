@@ -157,6 +157,19 @@ def legal_attacks(state: KCState) -> list[dict[str, Any]]:
     return out
 
 
+def can_attack_country(state: KCState, country: str) -> bool:
+    """Is any attack on ``country`` legal now?  (KC-3: the King must attack the square's.)"""
+    colour = king(state)
+    assert colour is not None
+    units, mercs = _army_groups(state.armies[colour])
+    return any(
+        _counter_sets(defence(state, target), kinds, mercs)
+        for attacker, kinds in units.items()
+        for target in COUNTRIES[country]
+        if target_problem(state, attacker, target) is None
+    )
+
+
 def capture(state: KCState, target: str, counters: Sequence[str]) -> dict[str, Any]:
     """The data of the capture an attack makes, or ``IllegalAction`` naming the rule broken."""
     colour = king(state)

@@ -2,7 +2,8 @@
 
 - ``random``: uniform over the legal actions.
 - ``greedy``: places crowns on high bonuses; draws its strongest household units; attacks where
-  its own colours win the most town value (the mandated country counts double), cheapest first;
+  its own colours win the most town value (the mandated country counts double), cheapest first,
+  and while it must attack the square's country (KC-3) its best attack there;
   puts its biggest castle on its most valuable territory; taxes when its colours hold the most
   town value or when it has as many markers left as turns as King.
 """
@@ -92,6 +93,10 @@ def greedy_bot(
             )
         )
     if kind in ("attack", "end_attacks"):
+        if not any(a["type"] == "end_attacks" for a in actions):  # KC-3: must attack the country
+            country = view["mandated_country"]
+            actions = [a for a in actions if view["territories"][a["target"]]["country"] == country]
+            return dict(_best(actions, lambda a: _attack_score(view, mine, a), rng))
         best = _best(actions, lambda a: _attack_score(view, mine, a), rng)
         return dict(best) if _attack_score(view, mine, best)[0] > 0 else {"type": "end_attacks"}
     if kind in ("place_castle", "end_castles"):

@@ -5,6 +5,12 @@ exactly what the draw needs (10 when forming an army, the bonus, or up to 10 whe
 Household counters of one kind are interchangeable, so the lowest ids are taken.  Each bag draw
 picks with the rng from the bag's sorted contents; when the bag is empty and a counter is still
 owed, every destroyed counter goes back into the bag first.  If both are empty the draw stops short.
+
+Rules version 2 (KC-4, seed: 「袋が空になったら…袋に戻します」, "when the bag is empty, put [the
+destroyed counters] back into the bag"): the destroyed counters go back as soon as the bag is
+empty, also when a draw empties it exactly or a counter is destroyed while it is empty: the flow
+then appends ``BagRefilled`` (``returned`` [ids]) by itself.  Version 1 returned them only when a
+later draw still owed a counter.
 """
 
 from __future__ import annotations
@@ -32,6 +38,7 @@ from domain.games.kings_and_castles.state import (
 from domain.rng import Rng
 
 COUNTERS_DRAWN = "CountersDrawn"
+BAG_REFILLED = "BagRefilled"
 PURPOSE = {FORMING: "army", BONUS: "bonus", REFILL: "refill"}
 
 

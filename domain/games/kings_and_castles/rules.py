@@ -15,7 +15,12 @@ from domain.engine import Event
 from domain.errors import IllegalAction
 from domain.frozen import replace
 from domain.games.kings_and_castles import draws
-from domain.games.kings_and_castles.attacks import TERRITORY_CAPTURED, capture, legal_attacks
+from domain.games.kings_and_castles.attacks import (
+    TERRITORY_CAPTURED,
+    can_attack_country,
+    capture,
+    legal_attacks,
+)
 from domain.games.kings_and_castles.board import COUNTERS, ROUEN, TERRITORIES, ordered
 from domain.games.kings_and_castles.setup import ENEMIES_PLACED, crown_squares
 from domain.games.kings_and_castles.state import (
@@ -34,6 +39,8 @@ from domain.games.kings_and_castles.state import (
     acting_colour,
     is_player_unit,
     king,
+    mandated_country,
+    since,
     town_values,
 )
 from domain.rng import Rng
@@ -83,13 +90,30 @@ def _castles_in_army(state: KCState, colour: str) -> list[str]:
 
 
 def _rouen_units(state: KCState, colour: str) -> list[str]:
-    """One player-colour unit of each colour and kind (lowest id): the distinct choices."""
+    """One player-colour unit of each colour and kind (lowest id): the distinct choices.
+
+    KC-2.6 (rules version 2): a royal unit (the King's colour); only if the army holds none,
+    any player colour's unit.
+    """
+    units = [cid for cid in ordered(state.armies[colour]) if is_player_unit(cid)]
+    if since(state, 2) and any(COUNTERS[cid].colour == colour for cid in units):
+        units = [cid for cid in units if COUNTERS[cid].colour == colour]
     seen: dict[tuple[str, str], str] = {}
-    for cid in ordered(state.armies[colour]):
+    for cid in units:
         c = COUNTERS[cid]
-        if is_player_unit(cid):
-            seen.setdefault((c.colour, c.kind), cid)
+        seen.setdefault((c.colour, c.kind), cid)
     return list(seen.values())
+
+
+def must_attack(state: KCState, attacks: list[dict[str, Any]] | None = None) -> str | None:
+    """KC-3 (rules version 2): the square's country, while the King has not attacked it this
+    turn and an attack on it is legal (``attacks``: the legal attacks, if already listed)."""
+    country = mandated_country(state)
+    if not since(state, 2) or country is None or country in state.countries_attacked:
+        return None
+    if attacks is None:
+        return country if can_attack_country(state, country) else None
+    return country if any(TERRITORIES[a["target"]].country == country for a in attacks) else None
 
 
 def legal_actions(state: KCState, seat: int) -> list[dict[str, Any]]:
@@ -106,7 +130,8 @@ def legal_actions(state: KCState, seat: int) -> list[dict[str, Any]]:
     if phase == OCCUPY:
         return [{"type": "occupy_rouen", "counter": c} for c in _rouen_units(state, colour)]
     if phase == ATTACKS:
-        return [*legal_attacks(state), {"type": "end_attacks"}]
+        attacks = legal_attacks(state)
+        return attacks if must_attack(state, attacks) else [*attacks, {"type": "end_attacks"}]
     if phase == CASTLES:
         targets = castle_targets(state)
         return [
@@ -155,12 +180,22 @@ def _occupy_rouen(state: KCState, colour: str, action: Mapping[str, Any], rng: R
     cid = action.get("counter")
     if cid not in state.armies[colour] or not is_player_unit(cid):
         raise IllegalAction("KC-2", f"{cid} is not a royal or baronial unit of the King's army")
+    royal = any(COUNTERS[c].colour == colour for c in state.armies[colour] if is_player_unit(c))
+    if since(state, 2) and royal and COUNTERS[cid].colour != colour:
+        raise IllegalAction("KC-2.6", f"William I gains Rouen: put a {colour} unit there")
     return Event(ROUEN_OCCUPIED, state.owners[colour], {"colour": colour, "counter": cid})
 
 
 def _attack(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
     data = capture(state, action.get("target", ""), list(action.get("counters") or []))
     return Event(TERRITORY_CAPTURED, state.owners[colour], data)
+
+
+def _end_attacks(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+    country = must_attack(state)
+    if country is not None:
+        raise IllegalAction("KC-3", f"the King must attack {country} first: an attack is legal")
+    return Event(ATTACKS_ENDED, state.owners[colour], {"colour": colour})
 
 
 def _place_castle(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
@@ -201,7 +236,7 @@ _DECIDERS: dict[str, Callable[[KCState, str, Mapping[str, Any], Rng], Event]] = 
     "place_crown": _place_crown,
     "occupy_rouen": _occupy_rouen,
     "attack": _attack,
-    "end_attacks": _simple(ATTACKS_ENDED),
+    "end_attacks": _end_attacks,
     "place_castle": _place_castle,
     "end_castles": _simple(CASTLES_ENDED),
     "tax": _tax,
@@ -211,6 +246,8 @@ _DECIDERS: dict[str, Callable[[KCState, str, Mapping[str, Any], Rng], Event]] = 
 
 def _automatic(state: KCState) -> Event | None:
     """The next event the flow makes without a decision, if any."""
+    if since(state, 2) and not state.bag and state.destroyed:  # KC-4: the bag refills at once
+        return Event(draws.BAG_REFILLED, None, {"returned": ordered(state.destroyed)})
     colour = king(state)
     if colour is not None:
         seat = state.owners[colour]
@@ -277,6 +314,11 @@ def _counters_drawn(s: KCState, d: Mapping[str, Any]) -> KCState:
         occupy = occupy and any(is_player_unit(c) for c in army)
         return replace(s, phase=OCCUPY if occupy else ATTACKS)
     return replace(s, phase=TURN_END)
+
+
+def _bag_refilled(s: KCState, d: Mapping[str, Any]) -> KCState:
+    returned = frozenset(d["returned"])
+    return replace(s, bag=s.bag | returned, destroyed=s.destroyed - returned)
 
 
 def _crown_placed(s: KCState, d: Mapping[str, Any]) -> KCState:
@@ -355,6 +397,7 @@ def _final_tax(s: KCState, d: Mapping[str, Any]) -> KCState:
 _EVOLVERS: dict[str, Callable[[KCState, Mapping[str, Any]], KCState]] = {
     ENEMIES_PLACED: _enemies_placed,
     draws.COUNTERS_DRAWN: _counters_drawn,
+    draws.BAG_REFILLED: _bag_refilled,
     CROWN_PLACED: _crown_placed,
     ROUEN_OCCUPIED: _rouen_occupied,
     TERRITORY_CAPTURED: _territory_captured,

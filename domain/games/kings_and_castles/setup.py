@@ -13,7 +13,7 @@ from domain.games.kings_and_castles.board import (
     colour_counters,
     ordered,
 )
-from domain.games.kings_and_castles.state import SETUP, KCState
+from domain.games.kings_and_castles.state import RULES_VERSION, SETUP, KCState
 from domain.rng import Rng
 
 ENEMIES_PLACED = "EnemiesPlaced"
@@ -62,6 +62,7 @@ def initial(config: Config) -> KCState:
         money=dict.fromkeys(colours, 0),
         countries_attacked=(),
         other_country=None,
+        rules_version=RULES_VERSION if config.rules_version is None else config.rules_version,
     )
 
 

@@ -16,6 +16,9 @@ from domain.games.kings_and_castles.board import (
     UNIT_KINDS,
 )
 
+# The current edition of the rules; 1 is the reading before issue 13 (kept to replay old logs).
+RULES_VERSION = 2
+
 # Phases, in the order they occur.
 SETUP = "setup"  # before the enemy placement (set-up event)
 FORMING = "forming"  # each colour forms its army (KC-2 step 4): draw
@@ -53,6 +56,14 @@ class KCState:
     money: dict[str, int]
     countries_attacked: tuple[str, ...]  # this turn, in order of first attack
     other_country: str | None  # KC-5.4: the one other country of this turn, once fixed
+    # The edition of the rules the game was created under (``RULES_VERSION``; see the package
+    # docstring).  Last, with a default, so snapshots taken before versions still decode as 1.
+    rules_version: int = 1
+
+
+def since(state: KCState, version: int) -> bool:
+    """Does the game play under the rules of ``version`` or later?"""
+    return state.rules_version >= version
 
 
 def colour_of(counter_id: str | None) -> str | None:

@@ -148,6 +148,7 @@ class Lancaster:
     actions: Mapping[str, Mapping[str, Field]] = ACTIONS
     bots: Mapping[str, Any] = _bots.BOTS
     state_type = State
+    rules_version = 1
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:
         return _rules.setup.setup(config, rng)
