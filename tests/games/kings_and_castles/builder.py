@@ -8,12 +8,15 @@ from typing import Any
 
 import pytest
 
+from domain import simulate
 from domain.engine import Config, Event, Player
 from domain.errors import IllegalAction
 from domain.games.kings_and_castles import GAME
 from domain.games.kings_and_castles.board import COUNTERS, TERRITORIES
 from domain.games.kings_and_castles.state import ATTACKS, KCState
 from domain.rng import Rng
+from projections import chain
+from projections.records import CREATE, FINISH, Recorded
 
 RNG_SEED = "kc-test"
 
@@ -121,3 +124,35 @@ def every_counter(state: KCState) -> list[str]:
 
 def counters_in_play(state: KCState) -> set[str]:
     return {cid for cid, c in COUNTERS.items() if c.colour in state.colours or c.is_enemy}
+
+
+def _eager(game: Any, match: Any, seat: int, actions: list[dict[str, Any]], r: Rng) -> dict:
+    """Breaks every version-2 reading where version 1 allows it."""
+    for a in actions:
+        if a["type"] == "end_attacks":
+            return a
+    rouen = [a for a in actions if a["type"] == "occupy_rouen"]
+    king = match.state.crowns.get(match.state.square)
+    baronial = [a for a in rouen if not a["counter"].startswith(f"{king}-")]
+    return (baronial or [r.choice(actions)])[0]
+
+
+def recorded(seed: str, steps: list[simulate.Step]) -> list[Recorded]:
+    """The log the service would store for these steps (commands, actors, the hash chain)."""
+    key, prev, out = chain.chain_key(seed), chain.GENESIS, []
+    for i, step in enumerate(steps):
+        command = CREATE if i == 0 else FINISH if step.action is None else step.action
+        for j, e in enumerate(step.events):
+            rec = Recorded(
+                len(out) + 1, e.type, e.seat, 0, step.seat, command if j == 0 else None,
+                dict(e.data), "",
+            )  # fmt: skip
+            prev = chain.link(key, prev, rec)
+            out.append(replace(rec, hash=prev))
+    return out
+
+
+def v1_steps(seed: str) -> list[simulate.Step]:
+    """A short 2-player game under rules version 1 that breaks version 2 wherever it may."""
+    cfg = Config(GAME.id, {"length": "short"}, (Player("a"), Player("b")), rules_version=1)
+    return list(simulate.playthrough(GAME, cfg, seed, _eager))

@@ -20,11 +20,17 @@ from domain.games.kings_and_castles.bots import greedy_bot
 from domain.games.kings_and_castles.rules import must_attack
 from domain.games.kings_and_castles.state import BONUS, OCCUPY, RULES_VERSION, KCState
 from domain.rng import Rng
-from projections import chain
 from projections.fold import from_snapshot, snapshot_blob
-from projections.records import CREATE, FINISH, Recorded
 from projections.replay import replay
-from tests.games.kings_and_castles.builder import act, attack, position, refused, rng
+from tests.games.kings_and_castles.builder import (
+    act,
+    attack,
+    position,
+    recorded,
+    refused,
+    rng,
+    v1_steps,
+)
 
 END = {"type": "end_attacks"}
 # England contested: London (knight 3) and York (archers 1) held by the enemy, France by the enemy.
@@ -169,37 +175,10 @@ def test_KC_3_greedy_bots_finish_every_variant_over_many_seeds(players: int) -> 
         assert steps[-1].match.result is not None
 
 
-def _eager(game: Any, match: Any, seat: int, actions: list[dict[str, Any]], r: Rng) -> dict:
-    """Breaks every version-2 reading where version 1 allows it."""
-    for a in actions:
-        if a["type"] == "end_attacks":
-            return a
-    rouen = [a for a in actions if a["type"] == "occupy_rouen"]
-    king = match.state.crowns.get(match.state.square)
-    baronial = [a for a in rouen if not a["counter"].startswith(f"{king}-")]
-    return (baronial or [r.choice(actions)])[0]
-
-
-def _recorded(seed: str, steps: list[simulate.Step]) -> list[Recorded]:
-    """The log the service would store for these steps (commands, actors, the hash chain)."""
-    key, prev, out = chain.chain_key(seed), chain.GENESIS, []
-    for i, step in enumerate(steps):
-        command = CREATE if i == 0 else FINISH if step.action is None else step.action
-        for j, e in enumerate(step.events):
-            rec = Recorded(
-                len(out) + 1, e.type, e.seat, 0, step.seat, command if j == 0 else None,
-                dict(e.data), "",
-            )  # fmt: skip
-            prev = chain.link(key, prev, rec)
-            out.append(replace(rec, hash=prev))
-    return out
-
-
 def test_rules_v1_log_still_loads_and_replays() -> None:
     """A log recorded under version 1 that breaks version 2 replays (import) and folds (load)."""
     seed = "old-log"
-    cfg = Config(GAME.id, {"length": "short"}, (Player("a"), Player("b")), rules_version=1)
-    steps = list(simulate.playthrough(GAME, cfg, seed, _eager))
+    steps = v1_steps(seed)
     assert "rules_version" not in steps[0].events[0].data  # as stored before versions existed
     broken = [
         step.action
@@ -207,7 +186,7 @@ def test_rules_v1_log_still_loads_and_replays() -> None:
         if step.action == END and must_attack(replace(before.match.state, rules_version=2))
     ]
     assert broken, "the old log ends attacks where version 2 would refuse"
-    records = _recorded(seed, steps)
+    records = recorded(seed, steps)
     final = steps[-1].match
     assert replay(GAME, seed, records) == final
     assert engine.fold(GAME, [r.event for r in records]) == final
