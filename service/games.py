@@ -268,7 +268,7 @@ class Chronicle:
         )
         response = {
             "version": version + len(records),
-            "events": events_for(cur.game, records, caller, reveal=False),
+            "events": events_for(cur.game, records, caller, reveal=False, config=cur.match.config),
         }
         self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
         return response
@@ -329,7 +329,10 @@ class Chronicle:
             raise VersionConflict(exc.current) from exc
         self._remember(game_id, new_match, kept[-1].hash)
         self.jobs.enqueue(engine.follow_ups(game, game_id, new_match))
-        return {"version": target, "undone": events_for(game, removed, caller, reveal=False)}
+        return {
+            "version": target,
+            "undone": events_for(game, removed, caller, reveal=False, config=match.config),
+        }
 
     # ---- history --------------------------------------------------------------------------
     def audit(self, game_id: str, caller: Caller) -> dict[str, Any]:
@@ -345,7 +348,11 @@ class Chronicle:
         undone = []
         for u in self.store.undone(game_id):
             recs = [from_full(e) for e in u["events"]]
-            shown = [full(r) for r in recs] if reveal else events_for(cur.game, recs, caller, False)
+            shown = (
+                [full(r) for r in recs]
+                if reveal
+                else events_for(cur.game, recs, caller, False, config=cur.match.config)
+            )
             undone.append({**u, "events": shown})
         return {
             "chain_ok": broken is None,
@@ -355,7 +362,11 @@ class Chronicle:
             if reveal
             else [
                 {**e, "actor": r.actor, "hash": r.hash}
-                for r, e in zip(records, events_for(cur.game, records, caller, False), strict=True)
+                for r, e in zip(
+                    records,
+                    events_for(cur.game, records, caller, False, config=cur.match.config),
+                    strict=True,
+                )
             ],
             "undone": undone,
         }

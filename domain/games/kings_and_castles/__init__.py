@@ -1,8 +1,8 @@
 """Kings and Castles (game id ``kings-and-castles``), after the rules digest KC-1 ... KC-10.
 
-Modules: ``board`` (components, data.json), ``state`` (the state dataclass), ``setup`` (KC-2),
-``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn flow, decide, evolve, result),
-``view`` (the whole secrecy policy), ``bots``.
+Modules: ``data`` (components, data.json), ``state`` (the state dataclass), ``events`` (event
+and phase names), ``setup`` (KC-2), ``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn
+flow, decide, evolve, result), ``view`` (the whole secrecy policy), ``bots``.
 
 Counter ids: ``<colour>-<kind>-<n>`` with kinds ``knight``, ``men_at_arms``, ``archers``,
 ``mercenary``, ``castle`` (``blue-men_at_arms-2``, ``pink-mercenary-3``).
@@ -21,7 +21,8 @@ Events (``seat`` = the owner of the colour concerned; None for the game itself):
 - ``AttacksEnded``: ``colour``.  ``CastlePlaced``: ``colour``, ``counter``, ``territory``.
 - ``CastlesEnded``, ``TaxDeclined``: ``colour`` (+ ``auto: true`` when nothing was to decide).
 - ``TaxCollected``: ``colour`` (the King), ``amounts`` {colour: n} (redacted to the viewer's own
-  colours), ``digits`` {colour: last digit of money after}, ``seats`` {colour: seat}.
+  colours), ``digits`` {colour: last digit of money after}; rules version 1 also ``seats``
+  {colour: seat} (public; the redaction now reads the seats from the config).
 - ``TurnEnded`` (None): ``square``, ``next`` (None after the last square).
 - ``FinalTaxCollected`` (None, public): ``amounts`` {colour: n}, ``money`` {colour: total}.
 
@@ -76,84 +77,55 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from domain.engine import Config, Event, Field
+from domain.engine import Field, GameRules
 from domain.games.kings_and_castles import rules, setup, view
 from domain.games.kings_and_castles.bots import BOTS
-from domain.games.kings_and_castles.state import RULES_VERSION, KCState
-from domain.rng import Rng
+from domain.games.kings_and_castles.state import RULES_VERSION, State
 
 _HOUSEHOLD = Field("object", True, None, "counts from the household: knight, men_at_arms, archers")
 _BAG = Field("int", True, None, "how many counters to draw at random from the bag")
 
+ACTIONS: dict[str, dict[str, Field]] = {
+    "place_crown": {"square": Field("int", True, None, "an empty square of the track")},
+    "draw": {"household": _HOUSEHOLD, "bag": _BAG},
+    "occupy_rouen": {"counter": Field("str", True, None, "a unit of the King's army")},
+    "attack": {
+        "target": Field("str", True, None, "the territory attacked"),
+        "counters": Field("list[str]", True, None, "counter ids from the King's army"),
+    },
+    "end_attacks": {},
+    "place_castle": {
+        "counter": Field("str", True, None, "a castle of the King's army"),
+        "territory": Field("str", True, None, "a territory held by a player unit"),
+    },
+    "end_castles": {},
+    "tax": {},
+    "no_tax": {},
+    "refill": {"household": _HOUSEHOLD, "bag": _BAG},
+}
 
-class KingsAndCastles:
-    id = "kings-and-castles"
-    name = "Kings and Castles"
-    min_players = 2
-    max_players = 4
-    options: Mapping[str, tuple[str, ...]] = {"length": ("full", "short")}
-    actions: Mapping[str, Mapping[str, Field]] = {
-        "place_crown": {"square": Field("int", True, None, "an empty square of the track")},
-        "draw": {"household": _HOUSEHOLD, "bag": _BAG},
-        "occupy_rouen": {"counter": Field("str", True, None, "a unit of the King's army")},
-        "attack": {
-            "target": Field("str", True, None, "the territory attacked"),
-            "counters": Field("list[str]", True, None, "counter ids from the King's army"),
-        },
-        "end_attacks": {},
-        "place_castle": {
-            "counter": Field("str", True, None, "a castle of the King's army"),
-            "territory": Field("str", True, None, "a territory held by a player unit"),
-        },
-        "end_castles": {},
-        "tax": {},
-        "no_tax": {},
-        "refill": {"household": _HOUSEHOLD, "bag": _BAG},
-    }
-    bots = BOTS
-    state_type = KCState
-    rules_version = RULES_VERSION
+GAME: GameRules[State] = GameRules(
+    id="kings-and-castles",
+    name="Kings and Castles",
+    min_players=2,
+    max_players=4,
+    options={"length": ("full", "short")},
+    actions=ACTIONS,
+    bots=BOTS,
+    state_type=State,
+    setup=setup.setup,
+    initial=setup.initial,
+    evolve=rules.evolve,
+    to_act=rules.to_act,
+    legal_actions=rules.legal_actions,
+    decide=rules.decide,
+    is_over=rules.is_over,
+    result=rules.result,
+    view=view.view,
+    full_view=view.full_view,
+    redact=view.redact,
+    reveals=view.reveals,
+    rules_version=RULES_VERSION,
+)
 
-    def setup(self, config: Config, rng: Rng) -> list[Event]:
-        return setup.setup(config, rng)
-
-    def initial(self, config: Config) -> KCState:
-        return setup.initial(config)
-
-    def evolve(self, state: KCState, event: Event) -> KCState:
-        return rules.evolve(state, event)
-
-    def to_act(self, state: KCState) -> tuple[int, ...]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: KCState, seat: int) -> list[dict[str, Any]]:
-        return rules.legal_actions(state, seat)
-
-    def decide(self, state: KCState, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        return rules.decide(state, seat, action, rng)
-
-    def is_over(self, state: KCState) -> bool:
-        return rules.is_over(state)
-
-    def result(self, state: KCState) -> dict[str, Any]:
-        return rules.result(state)
-
-    def view(self, state: KCState, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def full_view(self, state: KCState) -> dict[str, Any]:
-        return view.full_view(state)
-
-    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
-        return view.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        return view.reveals(event)
-
-
-GAME = KingsAndCastles()
-
-__all__ = ["GAME", "KingsAndCastles"]
+__all__ = ["GAME"]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.bots import random_bot
 from domain.engine import Bot
 from domain.rng import Rng
 
@@ -25,19 +26,15 @@ def _parts(cid: str) -> tuple[str, str, int]:
     return colour, kind, _UNIT_VALUE.get(kind, int(n))
 
 
-def random_bot(
-    view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], rng: Rng
-) -> dict[str, Any]:
-    return dict(rng.choice(actions))
-
-
 def _best(actions: Sequence[Mapping[str, Any]], key: Any, rng: Rng) -> Mapping[str, Any]:
     scored = [(key(a), a) for a in actions]
     top = max(s for s, _ in scored)
     return rng.choice([a for s, a in scored if s == top])
 
 
-def _attack_score(view: Mapping[str, Any], mine: set[str], a: Mapping[str, Any]) -> tuple:
+def _attack_score(
+    view: Mapping[str, Any], mine: set[str], a: Mapping[str, Any]
+) -> tuple[float, int]:
     if a["type"] != "attack":
         return (0.0, 0)
     t = view["territories"][a["target"]]
@@ -102,7 +99,7 @@ def greedy_bot(
     if kind in ("place_castle", "end_castles"):
         territories = view["territories"]
 
-        def castle_score(a: Mapping[str, Any]) -> tuple:
+        def castle_score(a: Mapping[str, Any]) -> tuple[int, int]:
             if a["type"] != "place_castle":
                 return (0, 0)
             t = territories[a["territory"]]

@@ -6,14 +6,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import pytest
-
 from domain import simulate
-from domain.engine import Config, Event, Player
-from domain.errors import IllegalAction
+from domain.engine import Config, Player
 from domain.games.kings_and_castles import GAME
-from domain.games.kings_and_castles.board import COUNTERS, TERRITORIES
-from domain.games.kings_and_castles.state import ATTACKS, KCState
+from domain.games.kings_and_castles.data import COUNTERS, TERRITORIES
+from domain.games.kings_and_castles.events import ATTACKS
+from domain.games.kings_and_castles.state import State
 from domain.rng import Rng
 from projections import chain
 from projections.records import CREATE, FINISH, Recorded
@@ -50,7 +48,7 @@ def position(
     other_country: str | None = None,
     money: Mapping[str, int] | None = None,
     tax_markers: Mapping[str, int] | None = None,
-) -> KCState:
+) -> State:
     """A consistent position: counters named somewhere are taken out of households and the bag.
 
     Territories not in ``holders`` are empty; crowns go round-robin with ``king`` on ``square``.
@@ -86,31 +84,15 @@ def position(
     )
 
 
-def seat_of(state: KCState) -> int:
+def seat_of(state: State) -> int:
     return GAME.to_act(state)[0]
-
-
-def act(state: KCState, action: Mapping[str, Any], n: int = 1) -> tuple[KCState, list[Event]]:
-    """Decide for the seat to act and fold the events."""
-    events = GAME.decide(state, seat_of(state), dict(action), rng(n))
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state, events
-
-
-def refused(state: KCState, action: Mapping[str, Any], rule: str, text: str = "") -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        GAME.decide(state, seat_of(state), dict(action), rng())
-    assert info.value.rule == rule, info.value.message
-    assert text in info.value.message
-    return info.value
 
 
 def attack(target: str, *counters: str) -> dict[str, Any]:
     return {"type": "attack", "target": target, "counters": list(counters)}
 
 
-def every_counter(state: KCState) -> list[str]:
+def every_counter(state: State) -> list[str]:
     """Every counter's place, as a flat list (conservation: no repeats, nothing missing)."""
     out: list[str] = []
     for group in (*state.households.values(), *state.armies.values()):
@@ -122,7 +104,7 @@ def every_counter(state: KCState) -> list[str]:
     return out
 
 
-def counters_in_play(state: KCState) -> set[str]:
+def counters_in_play(state: State) -> set[str]:
     return {cid for cid, c in COUNTERS.items() if c.colour in state.colours or c.is_enemy}
 
 

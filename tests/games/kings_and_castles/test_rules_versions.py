@@ -17,20 +17,22 @@ from domain import engine, simulate
 from domain.engine import Config, Player
 from domain.games.kings_and_castles import GAME
 from domain.games.kings_and_castles.bots import greedy_bot
+from domain.games.kings_and_castles.events import BONUS, OCCUPY, TAX
 from domain.games.kings_and_castles.rules import must_attack
-from domain.games.kings_and_castles.state import BONUS, OCCUPY, RULES_VERSION, KCState
+from domain.games.kings_and_castles.state import RULES_VERSION, State
 from domain.rng import Rng
 from projections.fold import from_snapshot, snapshot_blob
 from projections.replay import replay
 from tests.games.kings_and_castles.builder import (
-    act,
     attack,
+    config,
     position,
     recorded,
-    refused,
     rng,
+    seat_of,
     v1_steps,
 )
+from tests.support.play import act, refused
 
 END = {"type": "end_attacks"}
 # England contested: London (knight 3) and York (archers 1) held by the enemy, France by the enemy.
@@ -39,11 +41,11 @@ HOLDERS = {"London": "black-knight-1", "York": "black-archers-1", "Calais": "bla
 NO_YORK = {t: h for t, h in HOLDERS.items() if t != "York"}
 
 
-def v1(state: KCState) -> KCState:
+def v1(state: State) -> State:
     return replace(state, rules_version=1)
 
 
-def listed(state: KCState) -> list[dict[str, Any]]:
+def listed(state: State) -> list[dict[str, Any]]:
     return GAME.legal_actions(state, GAME.to_act(state)[0])
 
 
@@ -64,15 +66,15 @@ def test_KC_3_king_cannot_end_attacks_before_attacking_the_square_country() -> N
     state = position(army=army, holders=HOLDERS)
     assert END not in listed(state)
     assert any(a["target"] == "York" for a in listed(state))
-    refused(state, END, "KC-3", "must attack England")
+    refused(state, seat_of(state), END, "KC-3", "must attack England")
     # an attack on the other country (France, by a baronial unit) does not count ...
-    state, _ = act(state, attack("Calais", "blue-knight-5"))
+    state, _ = act(state, seat_of(state), attack("Calais", "blue-knight-5"))
     assert END not in listed(state)
-    refused(state, END, "KC-3", "must attack England")
+    refused(state, seat_of(state), END, "KC-3", "must attack England")
     # ... one on England does
-    state, _ = act(state, attack("York", "green-knight-1"))
+    state, _ = act(state, seat_of(state), attack("York", "green-knight-1"))
     assert END in listed(state)
-    state, events = act(state, END)
+    state, events = act(state, seat_of(state), END)
     assert events[0].type == "AttacksEnded"
 
 
@@ -82,7 +84,7 @@ def test_KC_3_king_may_end_attacks_when_no_attack_on_the_country_is_legal() -> N
     assert must_attack(state) is None
     assert END in listed(state)
     assert [a["target"] for a in listed(state) if a["type"] == "attack"] == ["Calais"]
-    _, events = act(state, END)
+    _, events = act(state, seat_of(state), END)
     assert events[0].type == "AttacksEnded"
 
 
@@ -93,7 +95,7 @@ def test_KC_3_greedy_bot_makes_its_best_attack_on_the_square_country() -> None:
     assert END not in actions
     choice = greedy_bot(GAME.view(state, 0), actions, rng())
     assert choice in actions and choice["target"] in ("York", "London")
-    act(state, choice)
+    act(state, seat_of(state), choice)
 
 
 def test_KC_2_6_rouen_refuses_a_baronial_unit_while_the_army_holds_a_royal_one() -> None:
@@ -101,15 +103,21 @@ def test_KC_2_6_rouen_refuses_a_baronial_unit_while_the_army_holds_a_royal_one()
     state = position(phase=OCCUPY, army=["green-archers-1", "blue-knight-5", "green-knight-1"])
     offered = [a["counter"] for a in listed(state)]
     assert offered == ["green-knight-1", "green-archers-1"]
-    refused(state, {"type": "occupy_rouen", "counter": "blue-knight-5"}, "KC-2.6", "green unit")
-    after, _ = act(state, {"type": "occupy_rouen", "counter": "green-archers-1"})
+    refused(
+        state,
+        seat_of(state),
+        {"type": "occupy_rouen", "counter": "blue-knight-5"},
+        "KC-2.6",
+        "green unit",
+    )
+    after, _ = act(state, seat_of(state), {"type": "occupy_rouen", "counter": "green-archers-1"})
     assert after.territories["Rouen"] == "green-archers-1"
 
 
 def test_KC_2_6_rouen_takes_any_player_unit_when_the_army_holds_no_royal_one() -> None:
     state = position(phase=OCCUPY, army=["blue-knight-5", "teal-archers-5", "green-mercenary-1"])
     assert [a["counter"] for a in listed(state)] == ["blue-knight-5", "teal-archers-5"]
-    after, _ = act(state, {"type": "occupy_rouen", "counter": "teal-archers-5"})
+    after, _ = act(state, seat_of(state), {"type": "occupy_rouen", "counter": "teal-archers-5"})
     assert after.territories["Rouen"] == "teal-archers-5"
 
 
@@ -117,25 +125,25 @@ def test_KC_4_a_draw_that_empties_the_bag_refills_it_at_once() -> None:
     """KC-4: the bag emptied exactly by a draw takes the destroyed counters back right away."""
     bag, destroyed = ["black-archers-16", "black-archers-15"], ["green-knight-5", "blue-knight-5"]
     state = position(square=2, king="blue", phase=BONUS, bag=bag, destroyed=destroyed)
-    after, events = act(state, {"type": "draw", "household": {}, "bag": 2})
+    after, events = act(state, seat_of(state), {"type": "draw", "household": {}, "bag": 2})
     assert [e.type for e in events] == ["CountersDrawn", "BagRefilled"]
     assert events[0].data["refill_at"] is None
     assert events[1].type == "BagRefilled" and events[1].seat is None
     assert sorted(events[1].data["returned"]) == sorted(destroyed)
     assert after.bag == frozenset(destroyed) and not after.destroyed
-    assert not GAME.reveals(events[1]) and GAME.redact(events[1], None) == events[1].data
+    assert not GAME.reveals(events[1]) and GAME.redact(events[1], None, config()) == events[1].data
     # version 1: they wait beside the map for the next draw that needs them
-    after, events = act(v1(state), {"type": "draw", "household": {}, "bag": 2})
+    after, events = act(v1(state), 1, {"type": "draw", "household": {}, "bag": 2})
     assert [e.type for e in events] == ["CountersDrawn"]
     assert not after.bag and after.destroyed == frozenset(destroyed)
 
 
 def test_KC_4_counters_destroyed_while_the_bag_is_empty_go_back_at_once() -> None:
     state = position(army=["green-knight-1"], holders=HOLDERS, bag=[])
-    after, events = act(state, attack("York", "green-knight-1"))
+    after, events = act(state, seat_of(state), attack("York", "green-knight-1"))
     assert [e.type for e in events] == ["TerritoryCaptured", "BagRefilled"]
     assert after.bag == {"black-archers-1"} and not after.destroyed
-    after, events = act(v1(state), attack("York", "green-knight-1"))
+    after, events = act(v1(state), 0, attack("York", "green-knight-1"))
     assert [e.type for e in events] == ["TerritoryCaptured"] and not after.bag
 
 
@@ -143,10 +151,10 @@ def test_rules_v1_positions_keep_the_old_readings() -> None:
     """Version 1 (games created before issue 13): end at once, any player unit into Rouen."""
     state = v1(position(army=["green-knight-1", "green-archers-1"], holders=HOLDERS))
     assert END in listed(state)
-    act(state, END)
+    act(state, seat_of(state), END)
     state = v1(position(phase=OCCUPY, army=["green-archers-1", "blue-knight-5"]))
     assert "blue-knight-5" in [a["counter"] for a in listed(state)]
-    act(state, {"type": "occupy_rouen", "counter": "blue-knight-5"})
+    act(state, seat_of(state), {"type": "occupy_rouen", "counter": "blue-knight-5"})
 
 
 VARIANTS = list(itertools.product((2, 3, 4), ("short", "full")))
@@ -191,3 +199,18 @@ def test_rules_v1_log_still_loads_and_replays() -> None:
     assert replay(GAME, seed, records) == final
     assert engine.fold(GAME, [r.event for r in records]) == final
     assert final.config.rules_version == 1 and final.state.rules_version == 1
+
+
+def test_KC_8_tax_redaction_reads_the_seats_from_the_config_old_events_keep_theirs() -> None:
+    """``TaxCollected`` no longer carries ``seats``; version 1 events still do, and both are
+    redacted from the config (a 2-player seat owns two colours)."""
+    holders = {"London": "green-archers-5", "York": "teal-archers-5", "Rouen": "pink-archers-5"}
+    state = position(players=2, phase=TAX, holders=holders)
+    _, (new, *_) = act(state, 0, {"type": "tax"})
+    _, (old, *_) = act(v1(state), 0, {"type": "tax"})
+    assert "seats" not in new.data and old.data["seats"] == dict(state.owners)
+    cfg = config(2)
+    for event in (new, old):
+        assert GAME.redact(event, 0, cfg)["amounts"] == {"green": 6, "pink": 2}
+        assert GAME.redact(event, 1, cfg)["amounts"] == {"blue": 0, "teal": 2}
+        assert GAME.redact(event, None, cfg)["amounts"] == {}
