@@ -13,6 +13,7 @@ from bench.client import Http
 from bench.report import Row, median, pct
 from bench.scripts import all_games, scripts
 from bench.servers import Servers
+from domain import bots as domain_bots
 from domain import engine
 from domain.engine import Game
 from domain.rng import Rng
@@ -30,7 +31,7 @@ def move_rows(games: int) -> list[Row]:
             for before, step in itertools.pairwise(script.steps):
                 if step.seat is not None:
                     state, seat = before.match.state, step.seat
-                    rng = Rng.at(script.seed, before.match.version + 1, f"bot:{seat}")
+                    rng = domain_bots.bot_rng(script.seed, before.match.version + 1, seat)
                     positions.append((game.view(state, seat), game.legal_actions(state, seat), rng))
         for name, bot in game.bots.items():
             if name == "random":

@@ -35,7 +35,7 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def decode(tp: Any, data: Any) -> Any:
     """Rebuild a value of type ``tp`` from ``encode`` output."""
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         hints = _hints(tp)
         return tp(**{name: decode(hints[name], data[name]) for name in data})
     origin = typing.get_origin(tp)

@@ -1,7 +1,8 @@
 """The engine: what every game implements, and the checks common to all games.
 
-A game is a pure state machine (``Game`` below).  The engine wraps a game's state in a ``Match``
-(configuration, state, version, final result) and owns the few things every game shares:
+A game is a pure state machine, one value of functions (``GameRules`` below).  The engine wraps
+a game's state in a ``Match`` (configuration, state, version, final result) and owns the few
+things every game shares:
 
 - the creation event ``GameCreated`` and the final ``GameFinished`` event (the result, appended
   by the scoring job once the rules say the game is over);
@@ -17,9 +18,9 @@ engine passes in and is recorded in the event.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Generic, Protocol, TypeVar
 
 from domain.errors import BadAction, Forbidden
 from domain.rng import Rng
@@ -43,6 +44,12 @@ class Event:
     seat: int | None = None
     data: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def by(self) -> int:
+        """The seat of an event that is about a seat (a game's own events say which)."""
+        assert self.seat is not None, f"{self.type} is about a seat"
+        return self.seat
+
 
 @dataclass(frozen=True)
 class Player:
@@ -52,9 +59,18 @@ class Player:
 
 @dataclass(frozen=True)
 class Config:
+    """A game's configuration, as recorded in ``GameCreated``.
+
+    ``rules_version``: the edition of the game's rules the log was recorded under, so a stored
+    game replays under the rules it was played with (the log is the truth).  A new game is
+    created under the game's current ``rules_version`` (None here means "current");
+    ``GameCreated`` records it only when it is not 1, and a log without it is version 1.
+    """
+
     game: str
     options: Mapping[str, str]
     players: tuple[Player, ...]
+    rules_version: int | None = None
 
     @property
     def n(self) -> int:
@@ -81,8 +97,17 @@ class Bot(Protocol):
     ) -> dict[str, Any]: ...
 
 
-class Game(Protocol):
-    """The contract of a game package (see ``domain/games/artus`` for a complete one)."""
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class GameRules(Generic[S]):
+    """A game as one value: its data and its rules as pure functions over its state ``S``.
+
+    Each game package builds one (``GAME`` in ``domain/games/<game>/__init__.py``) from the
+    functions of its modules; the registry lists them.  Attribute access reads like a method
+    call (``game.legal_actions(state, seat)``), so callers need not know it is not a class.
+    """
 
     id: str
     name: str
@@ -90,44 +115,33 @@ class Game(Protocol):
     max_players: int
     options: Mapping[str, tuple[str, ...]]  # allowed values; the first is the default
     actions: Mapping[str, Mapping[str, Field]]  # action type -> its fields (besides "type")
-    bots: Mapping[str, Bot]
-    state_type: type  # the frozen dataclass of the state (for snapshots)
+    bots: Mapping[str, Bot]  # name -> bot; ``domain.bots.random_bot`` serves every game
+    state_type: type[S]  # the frozen dataclass of the state (for snapshots)
+    # Events that set the game up (deals, random placements), appended with GameCreated.
+    setup: Callable[[Config, Rng], list[Event]]
+    initial: Callable[[Config], S]  # the state before the set-up events
+    # Apply one of this game's events.  Never fails on its own events, never draws randomness;
+    # raises ``KeyError`` on an event type it does not know.
+    evolve: Callable[[S, Event], S]
+    # Seats that may act now (several for simultaneous decisions); () once over.
+    to_act: Callable[[S], tuple[int, ...]]
+    # Every legal action of a seat now, each in a form that can be posted back as is.
+    legal_actions: Callable[[S, int], list[dict[str, Any]]]
+    # Events for a shape-checked action of a seat to act (the engine checked the game is active,
+    # the seat is to act and the action's shape); raises ``IllegalAction``.
+    decide: Callable[[S, int, Mapping[str, Any], Rng], list[Event]]
+    is_over: Callable[[S], bool]  # the rules reached the end (the scoring job then scores)
+    result: Callable[[S], dict[str, Any]]  # ``{scores: {seat: n}, winners, ranking, details}``
+    view: Callable[[S, int | None], dict[str, Any]]  # what a seat (None: spectator) may see
+    full_view: Callable[[S], dict[str, Any]]  # everything, for replay after the end
+    # The data of an event as a seat (None: a spectator) may see it, given the game's config.
+    redact: Callable[[Event, int | None, Config], dict[str, Any]]
+    # Does this event show hidden information to anyone (a draw, a shuffle, a reveal)?
+    reveals: Callable[[Event], bool]
+    rules_version: int = 1  # the current edition of the rules (new games); see ``Config``
 
-    def setup(self, config: Config, rng: Rng) -> list[Event]:
-        """Events that set the game up (deals, random placements), appended with GameCreated."""
 
-    def initial(self, config: Config) -> Any:
-        """The state before the set-up events."""
-
-    def evolve(self, state: Any, event: Event) -> Any:
-        """Apply one of this game's events.  Never fails, never draws randomness."""
-
-    def to_act(self, state: Any) -> tuple[int, ...]:
-        """Seats that may act now (several for simultaneous decisions); () once over."""
-
-    def legal_actions(self, state: Any, seat: int) -> list[dict[str, Any]]:
-        """Every legal action of ``seat`` now, each in a form that can be posted back as is."""
-
-    def decide(self, state: Any, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        """Events for a shape-checked action of a seat to act; raises ``IllegalAction``."""
-
-    def is_over(self, state: Any) -> bool:
-        """The rules reached the end (the scoring job then appends the result)."""
-
-    def result(self, state: Any) -> dict[str, Any]:
-        """``{scores: {seat: n}, winners, ranking, details}`` of a game that is over."""
-
-    def view(self, state: Any, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) may see of ``state``."""
-
-    def full_view(self, state: Any) -> dict[str, Any]:
-        """Everything, for replay after the end."""
-
-    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
-        """The data of ``event`` as ``seat`` (None: a spectator) may see it."""
-
-    def reveals(self, event: Event) -> bool:
-        """Does this event show hidden information to anyone (a draw, a shuffle, a reveal)?"""
+Game = GameRules[Any]  # a registered game, whatever its state type
 
 
 @dataclass(frozen=True)
@@ -149,15 +163,14 @@ class Match:
 
 
 def created_event(config: Config) -> Event:
-    return Event(
-        GAME_CREATED,
-        None,
-        {
-            "game": config.game,
-            "options": dict(config.options),
-            "players": [{"name": p.name, "bot": p.bot} for p in config.players],
-        },
-    )
+    data: dict[str, Any] = {
+        "game": config.game,
+        "options": dict(config.options),
+        "players": [{"name": p.name, "bot": p.bot} for p in config.players],
+    }
+    if config.rules_version not in (None, 1):  # absent = 1: logs from before versions replay
+        data["rules_version"] = config.rules_version
+    return Event(GAME_CREATED, None, data)
 
 
 def config_from_created(data: Mapping[str, Any]) -> Config:
@@ -165,6 +178,7 @@ def config_from_created(data: Mapping[str, Any]) -> Config:
         game=data["game"],
         options=dict(data["options"]),
         players=tuple(Player(p["name"], p.get("bot")) for p in data["players"]),
+        rules_version=int(data.get("rules_version", 1)),
     )
 
 
@@ -174,25 +188,46 @@ def normalized(events: Sequence[Event]) -> list[Event]:
 
 
 def create(game: Game, config: Config, rng: Rng) -> list[Event]:
-    """The creation batch: ``GameCreated`` then the game's set-up events."""
+    """The creation batch: ``GameCreated`` then the game's set-up events.
+
+    A config without a rules version gets the game's current one; a replayed log keeps its own.
+    """
+    if config.rules_version is None:
+        config = replace(config, rules_version=game.rules_version)
     return normalized([created_event(config), *game.setup(config, rng)])
 
 
 def evolve(game: Game, match: Match | None, event: Event) -> Match:
-    if event.type == GAME_CREATED:
-        config = config_from_created(event.data)
-        return Match(config, game.initial(config), 1)
-    assert match is not None, "a log starts with GameCreated"
-    if event.type == GAME_FINISHED:
-        return Match(match.config, match.state, match.version + 1, dict(event.data))
-    return Match(match.config, game.evolve(match.state, event), match.version + 1)
+    """One event: the creation, the result, or one of the game's own events."""
+    return fold(game, (event,), match)
 
 
-def fold(game: Game, events: Sequence[Event], match: Match | None = None) -> Match:
+def fold(game: Game, events: Iterable[Event], match: Match | None = None) -> Match:
+    """``evolve`` over ``events``; the ``Match`` is built once at the end (same result).
+
+    Returns ``match`` itself when there is nothing to fold, so callers can tell "unchanged".
+    """
+    if match is None:
+        config, state, version, result = None, None, 0, None
+    else:
+        config, state, version, result = match.config, match.state, match.version, match.result
+    changed = False
     for event in events:
-        match = evolve(game, match, event)
-    assert match is not None, "cannot fold an empty log"
-    return match
+        changed = True
+        if event.type == GAME_CREATED:
+            config = config_from_created(event.data)
+            state, version, result = game.initial(config), 1, None
+            continue
+        assert config is not None, "a log starts with GameCreated"
+        version += 1
+        if event.type == GAME_FINISHED:
+            result = dict(event.data)
+        else:
+            state, result = game.evolve(state, event), None
+    if match is not None and not changed:
+        return match
+    assert config is not None, "cannot fold an empty log"
+    return Match(config, state, version, result)
 
 
 def decide(game: Game, match: Match, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
@@ -232,7 +267,7 @@ def check_shape(game: Game, action: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(action, Mapping):
         raise BadAction("an action is a JSON object", {"action": ["must be an object"]})
     kind = action.get("type")
-    if kind not in game.actions:
+    if not isinstance(kind, str) or kind not in game.actions:
         known = ", ".join(sorted(game.actions))
         raise BadAction(
             f"unknown action type {kind!r} for {game.id}",

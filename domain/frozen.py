@@ -9,7 +9,7 @@ builds; unknown field names are refused the same way (``TypeError``).
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, is_dataclass
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -20,7 +20,9 @@ def replace(obj: T, /, **changes: Any) -> T:
     cls = obj.__class__
     names = _FIELDS.get(cls)
     if names is None:
-        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))  # type: ignore[arg-type]
+        if not is_dataclass(cls):
+            raise TypeError(f"{cls.__name__} is not a dataclass")
+        names = _FIELDS[cls] = frozenset(f.name for f in fields(cls))
     if not names.issuperset(changes):
         unknown = ", ".join(sorted(set(changes) - names))
         raise TypeError(f"{cls.__name__} has no field(s) {unknown}")
@@ -28,4 +30,4 @@ def replace(obj: T, /, **changes: Any) -> T:
     d.update(changes)
     new = object.__new__(cls)
     object.__setattr__(new, "__dict__", d)
-    return new  # type: ignore[no-any-return]
+    return new

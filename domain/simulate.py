@@ -2,7 +2,7 @@
 
 ``playthrough`` drives any registered game through the engine exactly as the service does
 (decide with the RNG of the next version, then evolve), so one generic test and one benchmark
-serve every game.
+serve every game.  A chooser gets the RNG a bot worker would use for that seat and version.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from domain import engine
+from domain import bots, engine
 from domain.engine import Config, Event, Game, Match
 from domain.rng import Rng
 
@@ -28,8 +28,7 @@ def bot_chooser(
     game: Game, match: Match, seat: int, actions: list[dict[str, Any]], rng: Rng
 ) -> dict[str, Any]:
     """The seat's configured bot (``random`` if none), deciding from the seat's own view."""
-    name = match.config.players[seat].bot or "random"
-    return game.bots[name](game.view(match.state, seat), actions, rng)
+    return bots.decide(game, match, seat, rng)
 
 
 @dataclass(frozen=True)
@@ -62,7 +61,7 @@ def playthrough(
             break
         seat = min(match.to_act(game))
         actions = game.legal_actions(match.state, seat)
-        action = choose(game, match, seat, actions, Rng.at(seed, match.version + 1, "choose"))
+        action = choose(game, match, seat, actions, bots.bot_rng(seed, match.version + 1, seat))
         events = engine.decide(game, match, seat, action, Rng.at(seed, match.version + 1))
         match = engine.fold(game, events, match)
         yield Step(seat, action, events, match)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from domain.engine import FINISHED, Game, Match
+from domain.engine import FINISHED, Config, Game, Match
 from projections.records import Recorded, public
 
 SEAT, SPECTATOR, HOST, ADMIN = "seat", "spectator", "host", "admin"
@@ -54,11 +54,12 @@ def view_doc(
 
 
 def events_for(
-    game: Game, records: Iterable[Recorded], caller: Caller, reveal: bool
+    game: Game, records: Iterable[Recorded], caller: Caller, reveal: bool, *, config: Config
 ) -> list[dict[str, Any]]:
     """Events in the contract's shape, each redacted for ``caller`` unless revealed."""
     full = reveal or caller.role == ADMIN
-    return [public(r, r.data if full else game.redact(r.event, caller.sight)) for r in records]
+    sight = caller.sight
+    return [public(r, r.data if full else game.redact(r.event, sight, config)) for r in records]
 
 
 def seats_doc(match: Match) -> list[dict[str, Any]]:

@@ -206,7 +206,7 @@ class Commands:
         records = chained(cur.seed, version, cur.head, events, seat, dict(action), self.clock())
         response = {
             "version": version + len(records),
-            "events": events_for(cur.game, records, caller, reveal=False),
+            "events": events_for(cur.game, records, caller, reveal=False, config=cur.match.config),
         }
         self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
         return response
@@ -265,7 +265,10 @@ class Commands:
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
         self._started(game_id, game, new_match, kept[-1].hash)
-        return {"version": target, "undone": events_for(game, removed, caller, reveal=False)}
+        return {
+            "version": target,
+            "undone": events_for(game, removed, caller, reveal=False, config=match.config),
+        }
 
     def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """Replay an exported log through the rules; store it as a new game with new tokens."""

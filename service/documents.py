@@ -84,7 +84,11 @@ class Documents:
         undone = []
         for u in self.store.undone(game_id):
             recs = [from_full(e) for e in u["events"]]
-            shown = [full(r) for r in recs] if reveal else events_for(cur.game, recs, caller, False)
+            shown = (
+                [full(r) for r in recs]
+                if reveal
+                else events_for(cur.game, recs, caller, False, config=cur.match.config)
+            )
             undone.append({**u, "events": shown})
         return {
             "chain_ok": broken is None,
@@ -94,7 +98,11 @@ class Documents:
             if reveal
             else [
                 {**e, "actor": r.actor, "hash": r.hash}
-                for r, e in zip(records, events_for(cur.game, records, caller, False), strict=True)
+                for r, e in zip(
+                    records,
+                    events_for(cur.game, records, caller, False, config=cur.match.config),
+                    strict=True,
+                )
             ],
             "undone": undone,
         }

@@ -59,5 +59,5 @@ class Reads:
         reveal = cur.match.status(cur.game) == engine.FINISHED
         return {
             "version": cur.match.version,
-            "events": events_for(cur.game, records, caller, reveal=reveal),
+            "events": events_for(cur.game, records, caller, reveal=reveal, config=cur.match.config),
         }

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from domain.rng import Rng
+from domain import bots
 from projections.views import SEAT, Caller
 from service import faults
 from service.app import build_chronicle
@@ -33,12 +33,9 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
     match, game = cur.match, cur.game
     if match.version != version or seat not in match.to_act(game):
         return "stale"
-    name = match.config.players[seat].bot
-    if not name:
+    if not match.config.players[seat].bot:
         return "not a bot"
-    view = game.view(match.state, seat)
-    actions = game.legal_actions(match.state, seat)
-    action = game.bots[name](view, actions, Rng.at(cur.seed, version + 1, f"bot:{seat}"))
+    action = bots.decide(game, match, seat, bots.bot_rng(cur.seed, version + 1, seat))
     faults.point("bot_turn")  # tests only: die after deciding, before the append
     try:
         ch.act(game_id, Caller(SEAT, seat), action, version)

@@ -1,4 +1,9 @@
-"""The registry of games offered by the service.  Registering a game is one line here."""
+"""The registry of games offered by the service.  Registering a game is one line here.
+
+Each game is one ``GameRules`` value built in its own package (``domain/games/<game>``, laid out
+alike: ``data``, ``state``, ``events``, ``rules``, ``view``, ``bots``); the packages never import
+each other (an import-linter contract in pyproject.toml).
+"""
 
 from __future__ import annotations
 

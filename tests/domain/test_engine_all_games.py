@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain import codec, engine, simulate
+from domain import bots, codec, engine, simulate
 from domain.engine import Config, Player
 from domain.errors import BadAction, Forbidden
 from domain.games import GAMES
@@ -42,7 +42,7 @@ def test_random_games_keep_the_engine_invariants(variant) -> None:
         for seat in [None, *range(n)]:
             json.dumps(game.view(state, seat))
             for e in step.events:
-                json.dumps(game.redact(e, seat))
+                json.dumps(game.redact(e, seat, match.config))
         json.dumps(game.full_view(state))
         to_act = match.to_act(game)
         if match.status(game) == engine.ACTIVE:
@@ -134,3 +134,37 @@ def test_every_version_has_views_even_inside_a_batch(game_id: str) -> None:
             for seat in match.to_act(game):
                 assert isinstance(game.legal_actions(match.state, seat), list)
     assert match is not None and match.version == len(events)
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_evolve_refuses_an_unknown_event(game_id: str) -> None:
+    """Every game's evolve raises on an event type it does not know (none ignores it)."""
+    game = GAMES[game_id]
+    cfg = config(game_id, {k: v[0] for k, v in game.options.items()}, game.min_players)
+    match = engine.fold(game, engine.create(game, cfg, Rng.at("u", 1)))
+    with pytest.raises(KeyError):
+        game.evolve(match.state, engine.Event("NoSuchEvent", None, {}))
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_bot_decides_in_one_place_with_one_rng(game_id: str) -> None:
+    """The in-memory bot chooser and the worker both call ``bots.decide`` with ``bot_rng``:
+    the action recorded for a bot seat is exactly what the worker would decide there."""
+    game = GAMES[game_id]
+    options = {k: v[0] for k, v in game.options.items()}
+    players = tuple(Player(f"b{i}", "greedy") for i in range(game.min_players))
+    cfg = Config(game_id, options, players)
+    steps = list(simulate.playthrough(game, cfg, "one-place", simulate.bot_chooser))
+    for before, step in itertools.pairwise(steps[:40]):
+        if step.seat is None:
+            continue
+        rng = bots.bot_rng("one-place", before.match.version + 1, step.seat)
+        assert bots.decide(game, before.match, step.seat, rng) == step.action
+
+
+def test_fold_of_nothing_is_the_match_itself() -> None:
+    game = GAMES["artus"]
+    match = engine.fold(
+        game, engine.create(game, config("artus", {"rules": "basic"}, 2), Rng.at("f", 1))
+    )
+    assert engine.fold(game, [], match) is match

@@ -3,11 +3,13 @@ money of every colour equals what its tax events paid."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 
 import pytest
 
+from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 from tests.support.play import new_game, play_random
 
@@ -89,3 +91,37 @@ def test_KC_8_others_tax_amounts_are_redacted_in_their_logs(api: Client) -> None
         if seen_tax:
             break
     assert seen_tax
+
+
+def test_KC_rules_v1_log_imports_and_replays_as_played(api: Client, worker) -> None:
+    """A game recorded before rules version 2 (it ends attacks the new rules forbid) imports:
+    the log is the truth, replayed under the rules of its own version (absent = 1)."""
+    from projections.records import full
+    from tests.games.kings_and_castles.builder import recorded, v1_steps
+
+    seed = "e2e-old-log"
+    records = recorded(seed, v1_steps(seed))
+    gid, _ = new_game(api, "kings-and-castles", {"length": "short"}, 2)
+    template = api.get(f"/api/v1/games/{gid}/export", ADMIN_TOKEN).json()  # the document shape
+    doc = {
+        **template,
+        "seed": seed,
+        "seed_commitment": hashlib.sha256(seed.encode()).hexdigest(),
+        "players": [{"name": "a", "bot": None}, {"name": "b", "bot": None}],
+        "events": [full(r) for r in records],
+        "head_hash": records[-1].hash,
+    }
+    r = api.post("/api/v1/games/import", doc)
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    summary = api.summary(gid)
+    assert summary["status"] == "finished" and summary["version"] == len(records)
+    exported = api.get(f"/api/v1/games/{gid}/export").json()
+    assert [e["data"] for e in exported["events"]] == [r.data for r in records]
+    assert "rules_version" not in exported["events"][0]["data"]
+
+
+def test_KC_new_games_record_rules_version_2(api: Client, worker) -> None:
+    gid, _ = new_game(api, "kings-and-castles", {"length": "short"}, 2)
+    created = api.get(f"/api/v1/games/{gid}/events").json()["events"][0]
+    assert created["type"] == "GameCreated" and created["data"]["rules_version"] == 2

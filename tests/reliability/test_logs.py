@@ -65,7 +65,7 @@ def play(api: Client, gid: str, tokens: dict[int, str], rng: random.Random, step
 def test_no_secret_in_any_log_line(tmp_path: Path) -> None:
     with stack(tmp_path, persistent=True) as s:
         s.worker()
-        _, base = s.api(access_log=True, **{"GUNICORN_CMD_ARGS": "--log-level debug"})
+        _, base = s.api(access_log=True, GUNICORN_CMD_ARGS="--log-level debug")
         api = Client(base)
         r = s.client()
         created = []

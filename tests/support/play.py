@@ -1,4 +1,5 @@
-"""Driving games through HTTP in tests: variants of every registered game, random play."""
+"""Driving games in tests: one action in memory (``act``, ``refused``), the variants of every
+registered game, and random play through HTTP."""
 
 from __future__ import annotations
 
@@ -7,8 +8,45 @@ import random
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+
+from domain.engine import Event, Game
+from domain.errors import IllegalAction
 from domain.games import GAMES
+from domain.rng import Rng
 from tests.support.client import Client
+
+SEED = "t"
+
+
+def game_of(state: Any) -> Game:
+    """The registered game a state belongs to (by its state type)."""
+    return next(g for g in GAMES.values() if isinstance(state, g.state_type))
+
+
+def act(
+    state: Any, seat: int, action: dict[str, Any], seed: str = SEED, n: int = 1
+) -> tuple[Any, list[Event]]:
+    """Decide one action of ``seat`` with the RNG ``(seed, n)`` and fold its events: the new
+    state and the events.  The game's own rules only: the engine's checks are tested apart."""
+    game = game_of(state)
+    events = game.decide(state, seat, dict(action), Rng.at(seed, n))
+    for event in events:
+        state = game.evolve(state, event)
+    return state, events
+
+
+def refused(
+    state: Any, seat: int, action: dict[str, Any], rule: str | None = None, text: str = ""
+) -> IllegalAction:
+    """The rules refuse the action (naming ``rule`` and saying ``text``, if given)."""
+    with pytest.raises(IllegalAction) as info:
+        game_of(state).decide(state, seat, dict(action), Rng.at(SEED, 1))
+    if rule is not None:
+        assert info.value.rule == rule, info.value.message
+        assert info.value.message.startswith(f"{rule}:")
+    assert text in info.value.message
+    return info.value
 
 
 def variants() -> Iterator[tuple[str, dict[str, str], int]]:

@@ -1,10 +1,10 @@
 """Artus (Artus and the Knights of the Round Table): the complete rules, basic and advanced.
 
 Rules digest: ``shared/rules/artus.md`` (rule ids AR-1..AR-10); component data: ``data.json``
-(copied unchanged, with its provenance note).  Modules: ``cards`` (data as constants), ``board``
-(public board, card resolution, displacement), ``actions`` (legal plays and their checks),
-``rules`` (state, set-up, turns, decide/evolve, result), ``view`` (the whole secrecy policy),
-``bots``.
+(copied unchanged, with its provenance note).  Modules: ``data`` (data as constants), ``board``
+(public board, card resolution, displacement), ``state`` (the state), ``events`` (event and
+phase names), ``actions`` (legal plays and their checks), ``rules`` (set-up, turns,
+decide/evolve, result), ``view`` (the whole secrecy policy), ``bots``.
 
 Events (``seat`` = the seat the event is about):
 
@@ -52,15 +52,10 @@ Choices where the digest is silent (reading the Chinese seed and the rulebook):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from domain.engine import Config, Event, Field
-from domain.games.artus import bots as _bots
-from domain.games.artus import rules as _rules
-from domain.games.artus import view as _view
-from domain.games.artus.cards import PILE_NAMES, RULES
-from domain.rng import Rng
+from domain.engine import Field, GameRules
+from domain.games.artus import bots, rules, view
+from domain.games.artus.data import PILE_NAMES, RULES
+from domain.games.artus.state import State
 
 ACTIONS: dict[str, dict[str, Field]] = {
     "place_knight": {
@@ -84,55 +79,27 @@ ACTIONS: dict[str, dict[str, Field]] = {
 }
 
 
-class Artus:
-    id = "artus"
-    name = "Artus"
-    min_players = 2
-    max_players = 4
-    options: Mapping[str, tuple[str, ...]] = {"rules": RULES}
-    actions: Mapping[str, Mapping[str, Field]] = ACTIONS
-    bots: Mapping[str, Any] = _bots.BOTS
-    state_type = _rules.State
+GAME: GameRules[State] = GameRules(
+    id="artus",
+    name="Artus",
+    min_players=2,
+    max_players=4,
+    options={"rules": RULES},
+    actions=ACTIONS,
+    bots=bots.BOTS,
+    state_type=State,
+    setup=rules.setup,
+    initial=rules.initial,
+    evolve=rules.evolve,
+    to_act=rules.to_act,
+    legal_actions=rules.legal_actions,
+    decide=rules.decide,
+    is_over=rules.is_over,
+    result=rules.result,
+    view=view.view,
+    full_view=view.full_view,
+    redact=view.redact,
+    reveals=view.reveals,
+)
 
-    def setup(self, config: Config, rng: Rng) -> list[Event]:
-        return _rules.setup(config, rng)
-
-    def initial(self, config: Config) -> _rules.State:
-        return _rules.initial(config)
-
-    def evolve(self, state: _rules.State, event: Event) -> _rules.State:
-        return _rules.evolve(state, event)
-
-    def to_act(self, state: _rules.State) -> tuple[int, ...]:
-        return _rules.to_act(state)
-
-    def legal_actions(self, state: _rules.State, seat: int) -> list[dict[str, Any]]:
-        return _rules.legal_actions(state, seat)
-
-    def decide(
-        self, state: _rules.State, seat: int, action: Mapping[str, Any], rng: Rng
-    ) -> list[Event]:
-        return _rules.decide(state, seat, action, rng)
-
-    def is_over(self, state: _rules.State) -> bool:
-        return _rules.is_over(state)
-
-    def result(self, state: _rules.State) -> dict[str, Any]:
-        return _rules.result(state)
-
-    def view(self, state: _rules.State, seat: int | None) -> dict[str, Any]:
-        return _view.view(state, seat)
-
-    def full_view(self, state: _rules.State) -> dict[str, Any]:
-        return _view.full_view(state)
-
-    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
-        return _view.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        return _view.reveals(event)
-
-
-GAME = Artus()
-
-__all__ = ["GAME", "Artus"]
+__all__ = ["GAME"]

@@ -12,7 +12,7 @@ from typing import Any
 
 from domain.errors import IllegalAction
 from domain.games.artus.board import Board
-from domain.games.artus.cards import CARDS, CARPET_SET, METAL, PRINCES, Card, split_card
+from domain.games.artus.data import CARDS, CARPET_SET, METAL, PRINCES, Card, split_card
 
 CHOICE_STEPS = (1, 3)  # S-choice: a figure 1-3 seats forward (AR-6)
 DIRECTIONS = ("cw", "ccw")
@@ -86,20 +86,6 @@ def _fields(
         raise IllegalAction("AR-9", f"{what} does not use {', '.join(extra)}")
 
 
-def _int(action: Mapping[str, Any], name: str) -> int:
-    value = action[name]
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise IllegalAction("AR-9", f"{name} must be an integer")
-    return value
-
-
-def _str(action: Mapping[str, Any], name: str) -> str:
-    value = action[name]
-    if not isinstance(value, str):
-        raise IllegalAction("AR-9", f"{name} must be a string")
-    return value
-
-
 def _own_knight(board: Board, player: int, knight: str, rule: str) -> int:
     mine = dict(board.knights_of(player))
     if knight not in mine:
@@ -108,10 +94,10 @@ def _own_knight(board: Board, player: int, knight: str, rule: str) -> int:
 
 
 def _steps(action: Mapping[str, Any], c: Card, rule: str) -> None:
-    steps = _int(action, "steps")
+    steps = action["steps"]
     if not c.min <= steps <= c.max:
         raise IllegalAction(rule, f"{c.id} moves {c.min}-{c.max} seats, not {steps}")
-    direction = _str(action, "direction") if "direction" in action else "cw"
+    direction = action.get("direction", "cw")
     if direction not in DIRECTIONS:
         raise IllegalAction("AR-9", "direction is cw or ccw")
     if direction == "ccw" and not c.backward:
@@ -122,7 +108,7 @@ def check_play(board: Board, player: int, hand: Sequence[str], action: Mapping[s
     """Refuse (``IllegalAction``) an illegal ``play`` action; the card played otherwise."""
     if "card" not in action:
         raise IllegalAction("AR-9", "play needs a card")
-    card = _str(action, "card")
+    card = action["card"]
     base = split_card(card)[1]
     if not base:
         raise IllegalAction("AR-9", f"{card!r} is not a card id (<colour>/<card>)")
@@ -131,11 +117,11 @@ def check_play(board: Board, player: int, hand: Sequence[str], action: Mapping[s
     c = CARDS[base]
     if c.kind == "knight":
         _fields(action, "a knight card", ("knight", "steps"), ("direction",))
-        _own_knight(board, player, _str(action, "knight"), "AR-4.1")
+        _own_knight(board, player, action["knight"], "AR-4.1")
         _steps(action, c, "AR-4.1")
     elif c.kind == "move":
         _fields(action, "a king move card", ("figure", "steps"), ("direction",))
-        figure = _str(action, "figure")
+        figure = action["figure"]
         if figure not in PRINCES:
             raise IllegalAction("AR-4.2", f"{figure!r} is not a prince or the King")
         if METAL[figure] not in c.metals:
@@ -145,7 +131,7 @@ def check_play(board: Board, player: int, hand: Sequence[str], action: Mapping[s
         _steps(action, c, "AR-4.2")
     elif c.kind == "ring":
         _fields(action, "a ring card", ("prince",))
-        _check_ring(board, _str(action, "prince"), c.metals, "AR-4.3")
+        _check_ring(board, action["prince"], c.metals, "AR-4.3")
     else:
         _check_scoring(board, player, c, action)
     return c
@@ -169,29 +155,27 @@ def _check_scoring(board: Board, player: int, c: Card, action: Mapping[str, Any]
         return
     if c.id == "S-choice":
         _fields(action, what, ("option",), ("figure", "steps", "prince", "knight"))
-        option = _str(action, "option")
+        option = action["option"]
         if option == "move":
             _fields(action, f"{what} (move)", ("option", "figure", "steps"))
-            figure = _str(action, "figure")
+            figure = action["figure"]
             if figure not in PRINCES:
                 _own_knight(board, player, figure, "AR-6")
-            steps = _int(action, "steps")
+            steps = action["steps"]
             lo, hi = CHOICE_STEPS
             if not lo <= steps <= hi:
                 raise IllegalAction("AR-6", f"S-choice moves a figure {lo}-{hi} seats, not {steps}")
         elif option == "ring":
             _fields(action, f"{what} (ring)", ("option", "prince"))
-            _check_ring(board, _str(action, "prince"), ("silver", "bronze"), "AR-6")
+            _check_ring(board, action["prince"], ("silver", "bronze"), "AR-6")
         elif option == "score":
             _fields(action, f"{what} (score)", ("option", "knight"))
-            _own_knight(board, player, _str(action, "knight"), "AR-6")
+            _own_knight(board, player, action["knight"], "AR-6")
         else:
             raise IllegalAction("AR-9", "option is move, ring or score")
         return
     _fields(action, what, ("knights",))
-    knights = action["knights"]
-    if not isinstance(knights, list) or not all(isinstance(k, str) for k in knights):
-        raise IllegalAction("AR-9", "knights must be a list of knight ids")
+    knights = action["knights"]  # a list of strings: the engine checked the action's shape
     sets = qualifying_sets(board, player, c.id)
     if not knights:
         if sets:

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from domain.games.artus.cards import (
+from domain.games.artus.data import (
     CARDS,
     KING_RINGS,
     N_SEATS,

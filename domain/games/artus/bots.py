@@ -13,20 +13,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.bots import random_bot
 from domain.games.artus.actions import card_actions
 from domain.games.artus.board import Board, board_from_view, resolve
-from domain.games.artus.cards import player_cards
+from domain.games.artus.data import player_cards
 from domain.rng import Rng
 
 
-def random_bot(
-    view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], rng: Rng
-) -> dict[str, Any]:
-    return dict(rng.choice(list(actions)))
-
-
 def _best_points(board: Board, seat: int, card: str) -> int:
-    return max(resolve(board, seat, a)["points"] for a in card_actions(board, seat, card))
+    return max(int(resolve(board, seat, a)["points"]) for a in card_actions(board, seat, card))
 
 
 def _pile_estimates(view: Mapping[str, Any], board: Board, seat: int) -> dict[str, float]:

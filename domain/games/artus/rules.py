@@ -1,13 +1,12 @@
-"""Artus state machine: state, set-up, turn order, decide and evolve (AR-2, AR-3, AR-7).
+"""Artus state machine: set-up, turn order, decide and evolve (AR-2, AR-3, AR-7).
 
 The board and the card resolution live in ``board.py``, card actions and their checks in
-``actions.py``; this module adds the private parts (hands, piles), phases and turns.
+``actions.py``, the state in ``state.py``; this module adds the deals, phases and turns.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from domain.engine import Config, Event
@@ -15,49 +14,31 @@ from domain.errors import IllegalAction
 from domain.frozen import replace
 from domain.games.artus.actions import card_actions, check_play
 from domain.games.artus.board import Board, apply, put, resolve
-from domain.games.artus.cards import (
+from domain.games.artus.data import (
     CARDS_PER_TURN,
     COLOURS,
     FIRST_KING,
     HAND,
     KING_RINGS,
-    KNIGHTS_ON_TABLE,
     N_SEATS,
-    PILE_NAMES,
     PRINCE_SEATS,
     RULES,
     knight_id,
     piles_used,
     player_cards,
 )
+from domain.games.artus.events import (
+    CARD_DRAWN,
+    CARD_PLAYED,
+    DRAW,
+    GAME_STARTED,
+    KNIGHT_PLACED,
+    OVER,
+    PLACEMENT,
+    PLAY,
+)
+from domain.games.artus.state import State, knights_per_player
 from domain.rng import Rng
-
-GAME_STARTED = "GameStarted"
-KNIGHT_PLACED = "KnightPlaced"
-CARD_PLAYED = "CardPlayed"
-CARD_DRAWN = "CardDrawn"
-
-SETUP, PLACEMENT, PLAY, DRAW, OVER = "setup", "placement", "play", "draw", "over"
-
-
-@dataclass(frozen=True)
-class State:
-    players: int
-    rules: str  # basic / advanced
-    board: Board  # public
-    hands: tuple[tuple[str, ...], ...]  # private: per seat, sorted card ids
-    piles: tuple[dict[str, tuple[str, ...]], ...]  # private: per seat, pile -> sorted cards left
-    phase: str = SETUP
-    turn: int = 0  # the seat whose turn it is (play and draw phases)
-    placed: int = 0  # knights placed so far (placement phase)
-    plays_left: int = 0  # cards still to play this turn
-    draws_left: int = 0  # cards still to draw this turn
-    round: int = 0  # 0 during placement, then 1..16 (basic) or 1..11 (advanced)
-    played: tuple[str, ...] = ()  # every card played, in order (public)
-
-
-def knights_per_player(state: State) -> int:
-    return KNIGHTS_ON_TABLE[state.players]
 
 
 def initial(config: Config) -> State:
@@ -135,21 +116,19 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-    kind = action.get("type")
+    kind = action["type"]
     if kind == "place_knight":
         return _decide_place(state, seat, action)
     if kind == "play":
         return _decide_play(state, seat, action)
-    if kind == "draw":
-        return _decide_draw(state, seat, action, rng)
-    raise IllegalAction("AR-9", f"unknown action {kind!r}")
+    return _decide_draw(state, seat, action, rng)  # the engine checked the type is known
 
 
 def _decide_place(state: State, seat: int, action: Mapping[str, Any]) -> list[Event]:
     if state.phase != PLACEMENT:
         raise IllegalAction("AR-2", "all knights are placed; knights are placed only at the start")
-    target = action.get("seat")
-    if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target < N_SEATS:
+    target = action["seat"]
+    if not 0 <= target < N_SEATS:  # the engine checked it is an int
         raise IllegalAction("AR-1", f"seats are numbered 0-{N_SEATS - 1}")
     occupant = state.board.seats[target]
     if occupant is not None:
@@ -185,9 +164,7 @@ def _decide_draw(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -
         raise IllegalAction("AR-3", "play your card(s) first; draw afterwards")
     if state.phase != DRAW:
         raise IllegalAction("AR-3", "no card can be drawn now: every card is played")
-    pile = action.get("pile")
-    if pile not in PILE_NAMES:
-        raise IllegalAction("AR-9", "pile is knight, king or scoring")
+    pile = action["pile"]  # one of PILE_NAMES: the engine checked the field's choices
     if pile not in piles_used(state.rules):
         raise IllegalAction("AR-2", f"the {pile} pile is not used in the {state.rules} game")
     left = state.piles[seat][pile]
@@ -201,8 +178,8 @@ def _decide_draw(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -
 
 
 def evolve(state: State, event: Event) -> State:
-    handler = _EVOLVE.get(event.type)
-    return handler(state, event) if handler else state
+    """Apply one event; an unknown event type raises ``KeyError`` (as in every game)."""
+    return _EVOLVE[event.type](state, event)
 
 
 def _started(state: State, event: Event) -> State:

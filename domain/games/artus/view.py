@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Event
-from domain.games.artus.cards import CARPET, COLOURS, ROUNDS
-from domain.games.artus.rules import CARD_DRAWN, GAME_STARTED, State, knights_per_player, to_act
+from domain.engine import Config, Event
+from domain.games.artus.data import CARPET, COLOURS, ROUNDS
+from domain.games.artus.events import CARD_DRAWN, GAME_STARTED
+from domain.games.artus.rules import to_act
+from domain.games.artus.state import State, knights_per_player
 
 
 def _public(state: State) -> dict[str, Any]:
@@ -62,7 +64,7 @@ def full_view(state: State) -> dict[str, Any]:
     return out
 
 
-def redact(event: Event, seat: int | None) -> dict[str, Any]:
+def redact(event: Event, seat: int | None, config: Config) -> dict[str, Any]:
     """The data of ``event`` as ``seat`` may see it."""
     data = dict(event.data)
     if event.type == GAME_STARTED:

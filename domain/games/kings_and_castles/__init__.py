@@ -1,8 +1,8 @@
 """Kings and Castles (game id ``kings-and-castles``), after the rules digest KC-1 ... KC-10.
 
-Modules: ``board`` (components, data.json), ``state`` (the state dataclass), ``setup`` (KC-2),
-``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn flow, decide, evolve, result),
-``view`` (the whole secrecy policy), ``bots``.
+Modules: ``data`` (components, data.json), ``state`` (the state dataclass), ``events`` (event
+and phase names), ``setup`` (KC-2), ``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn
+flow, decide, evolve, result), ``view`` (the whole secrecy policy), ``bots``.
 
 Counter ids: ``<colour>-<kind>-<n>`` with kinds ``knight``, ``men_at_arms``, ``archers``,
 ``mercenary``, ``castle`` (``blue-men_at_arms-2``, ``pink-mercenary-3``).
@@ -21,9 +21,19 @@ Events (``seat`` = the owner of the colour concerned; None for the game itself):
 - ``AttacksEnded``: ``colour``.  ``CastlePlaced``: ``colour``, ``counter``, ``territory``.
 - ``CastlesEnded``, ``TaxDeclined``: ``colour`` (+ ``auto: true`` when nothing was to decide).
 - ``TaxCollected``: ``colour`` (the King), ``amounts`` {colour: n} (redacted to the viewer's own
-  colours), ``digits`` {colour: last digit of money after}, ``seats`` {colour: seat}.
+  colours), ``digits`` {colour: last digit of money after}; rules version 1 also ``seats``
+  {colour: seat} (public; the redaction now reads the seats from the config).
 - ``TurnEnded`` (None): ``square``, ``next`` (None after the last square).
 - ``FinalTaxCollected`` (None, public): ``amounts`` {colour: n}, ``money`` {colour: total}.
+
+- ``BagRefilled`` (None, rules version 2): ``returned`` [ids]: the destroyed counters went back
+  into the bag the moment it was empty (KC-4, see ``draws``).
+
+Rules versions (``Config.rules_version``, recorded in ``GameCreated``; a log without it is 1):
+version 1 is the reading before issue 13 (the King may end his attacks at once, any player
+unit may take Rouen, the bag refills only when a later draw needs it); version 2, current for new
+games, reads the seed as below.  Every rule that changed asks ``state.since(state, 2)``, so a
+stored game replays, and an old log imports, under the rules it was played with.
 
 Choices where the digest is silent (read from the Japanese seed where it helps):
 
@@ -36,15 +46,23 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
 - Armies are formed (KC-2 step 4) before crowns are placed (step 5), as the digest orders them.
 - Every draw takes exactly what it owes (10 when forming, the bonus, or up to 10 when refilling)
   as household counts plus a bag count; it stops short only if bag and destroyed pile are empty.
-- ``occupy_rouen`` puts a royal or baronial unit (any player colour, not an enemy unit) from the
-  King's army into Rouen.  If that army holds no such unit after the bonus draw, Rouen stays empty;
-  an empty territory cannot be attacked (attacks need a defender).
+- ``occupy_rouen`` puts a unit of the King's colour from his army into Rouen (KC-2.6, rules
+  version 2; seed: 「ウィリアム１世は、必ずRouenの領土にユニットを置いてプレイを開始しなくては
+  なりません。この領土を得るのに攻撃を行う必要はありません」, "William I must begin by putting a
+  unit on Rouen; he needs no attack to *gain* this territory": the gain is the King's).  Only if
+  the army holds none, a unit of any other player colour (never an enemy unit).  If the army holds
+  no player unit at all after the bonus draw, Rouen stays empty; an empty territory cannot be
+  attacked (attacks need a defender).
 - KC-5.3: the attacking units of the highest value are of one colour and kind, hence
   interchangeable; the lowest id stays.  Mercenaries are interchangeable only with the same colour
   and value, i.e. never (one of each value per colour), so each set of them is listed.
 - KC-5.4: royal units attack only the square's country.  Baronial and enemy units share the one
   other country of the turn, fixed by the first of their attacks outside the square's country.
-  "Must attack" restricts where royal units go; the King may make no attack at all.
+- KC-3 / KC-1 (rules version 2; seed: 「国の名前 − キングのプレイヤーが必ず攻撃しなくてはならない
+  国です」, "the country's name: the country the King player *must* attack"): ``end_attacks`` is
+  legal only once an attack on the square's country was made this turn (by units of any side), or
+  while no attack on it is legal.  Attacks on the one other country stay optional.  The game cannot
+  stall: every attack takes at least one counter out of the army.
 - KC-5.5: in a contested country an enemy unit may attack any player colour's territory (royal too)
   adjacent to another enemy-held territory; player units attack only enemy-held territories.
 - KC-7: any castle in the King's army (any colour) may go on any territory held by a royal or
@@ -55,87 +73,59 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
   can be placed, taxation without a tax marker, refill when the army holds 10 or more.
 - Final taxation follows the refill of the last square (24, or 12 in the short game); then the
   game is over and all money is revealed.  Ties for the most money share the win.
-"""
+"""  # noqa: RUF002 -- the seed's own minus sign, quoted exactly
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from domain.engine import Config, Event, Field
+from domain.engine import Field, GameRules
 from domain.games.kings_and_castles import rules, setup, view
 from domain.games.kings_and_castles.bots import BOTS
-from domain.games.kings_and_castles.state import KCState
-from domain.rng import Rng
+from domain.games.kings_and_castles.state import RULES_VERSION, State
 
 _HOUSEHOLD = Field("object", True, None, "counts from the household: knight, men_at_arms, archers")
 _BAG = Field("int", True, None, "how many counters to draw at random from the bag")
 
+ACTIONS: dict[str, dict[str, Field]] = {
+    "place_crown": {"square": Field("int", True, None, "an empty square of the track")},
+    "draw": {"household": _HOUSEHOLD, "bag": _BAG},
+    "occupy_rouen": {"counter": Field("str", True, None, "a unit of the King's army")},
+    "attack": {
+        "target": Field("str", True, None, "the territory attacked"),
+        "counters": Field("list[str]", True, None, "counter ids from the King's army"),
+    },
+    "end_attacks": {},
+    "place_castle": {
+        "counter": Field("str", True, None, "a castle of the King's army"),
+        "territory": Field("str", True, None, "a territory held by a player unit"),
+    },
+    "end_castles": {},
+    "tax": {},
+    "no_tax": {},
+    "refill": {"household": _HOUSEHOLD, "bag": _BAG},
+}
 
-class KingsAndCastles:
-    id = "kings-and-castles"
-    name = "Kings and Castles"
-    min_players = 2
-    max_players = 4
-    options: Mapping[str, tuple[str, ...]] = {"length": ("full", "short")}
-    actions: Mapping[str, Mapping[str, Field]] = {
-        "place_crown": {"square": Field("int", True, None, "an empty square of the track")},
-        "draw": {"household": _HOUSEHOLD, "bag": _BAG},
-        "occupy_rouen": {"counter": Field("str", True, None, "a unit of the King's army")},
-        "attack": {
-            "target": Field("str", True, None, "the territory attacked"),
-            "counters": Field("list[str]", True, None, "counter ids from the King's army"),
-        },
-        "end_attacks": {},
-        "place_castle": {
-            "counter": Field("str", True, None, "a castle of the King's army"),
-            "territory": Field("str", True, None, "a territory held by a player unit"),
-        },
-        "end_castles": {},
-        "tax": {},
-        "no_tax": {},
-        "refill": {"household": _HOUSEHOLD, "bag": _BAG},
-    }
-    bots = BOTS
-    state_type = KCState
+GAME: GameRules[State] = GameRules(
+    id="kings-and-castles",
+    name="Kings and Castles",
+    min_players=2,
+    max_players=4,
+    options={"length": ("full", "short")},
+    actions=ACTIONS,
+    bots=BOTS,
+    state_type=State,
+    setup=setup.setup,
+    initial=setup.initial,
+    evolve=rules.evolve,
+    to_act=rules.to_act,
+    legal_actions=rules.legal_actions,
+    decide=rules.decide,
+    is_over=rules.is_over,
+    result=rules.result,
+    view=view.view,
+    full_view=view.full_view,
+    redact=view.redact,
+    reveals=view.reveals,
+    rules_version=RULES_VERSION,
+)
 
-    def setup(self, config: Config, rng: Rng) -> list[Event]:
-        return setup.setup(config, rng)
-
-    def initial(self, config: Config) -> KCState:
-        return setup.initial(config)
-
-    def evolve(self, state: KCState, event: Event) -> KCState:
-        return rules.evolve(state, event)
-
-    def to_act(self, state: KCState) -> tuple[int, ...]:
-        return rules.to_act(state)
-
-    def legal_actions(self, state: KCState, seat: int) -> list[dict[str, Any]]:
-        return rules.legal_actions(state, seat)
-
-    def decide(self, state: KCState, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        return rules.decide(state, seat, action, rng)
-
-    def is_over(self, state: KCState) -> bool:
-        return rules.is_over(state)
-
-    def result(self, state: KCState) -> dict[str, Any]:
-        return rules.result(state)
-
-    def view(self, state: KCState, seat: int | None) -> dict[str, Any]:
-        return view.view(state, seat)
-
-    def full_view(self, state: KCState) -> dict[str, Any]:
-        return view.full_view(state)
-
-    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
-        return view.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        return view.reveals(event)
-
-
-GAME = KingsAndCastles()
-
-__all__ = ["GAME", "KingsAndCastles"]
+__all__ = ["GAME"]

@@ -16,7 +16,7 @@ from itertools import combinations, product
 from typing import Any
 
 from domain.errors import IllegalAction
-from domain.games.kings_and_castles.board import (
+from domain.games.kings_and_castles.data import (
     COUNTERS,
     COUNTRIES,
     ENEMY,
@@ -25,7 +25,7 @@ from domain.games.kings_and_castles.board import (
     ordered,
 )
 from domain.games.kings_and_castles.state import (
-    KCState,
+    State,
     colour_of,
     defence,
     king,
@@ -33,17 +33,16 @@ from domain.games.kings_and_castles.state import (
 )
 
 ROYAL, BARONIAL, ENEMY_SIDE = "royal", "baronial", "enemy"
-TERRITORY_CAPTURED = "TerritoryCaptured"
 MAX_MERCENARIES = 4  # of one value in one army: one per player colour
 
 
-def side_of(state: KCState, colour: str) -> str:
+def side_of(state: State, colour: str) -> str:
     if colour == ENEMY:
         return ENEMY_SIDE
     return ROYAL if colour == king(state) else BARONIAL
 
 
-def target_problem(state: KCState, colour: str, target: str) -> tuple[str, str] | None:
+def target_problem(state: State, colour: str, target: str) -> tuple[str, str] | None:
     """Why units of ``colour`` from the King's army may not attack ``target`` (None: they may)."""
     t = TERRITORIES[target]
     holder = colour_of(state.territories[target])
@@ -125,19 +124,19 @@ def _army_groups(army: frozenset[str]) -> tuple[dict[str, dict[str, list[str]]],
 
 
 def _counter_sets(d: int, kinds: dict[str, list[str]], mercs: list[list[str]]) -> list[list[str]]:
-    out = []
+    out: list[list[str]] = []
     for nk, nm, na, *c in shapes(d):
         if nk > len(kinds["knight"]) or nm > len(kinds["men_at_arms"]):
             continue
         if na > len(kinds["archers"]) or any(n > len(m) for n, m in zip(c, mercs, strict=True)):
             continue
         base = kinds["knight"][:nk] + kinds["men_at_arms"][:nm] + kinds["archers"][:na]
-        for picks in product(*(combinations(m, n) for n, m in zip(c, mercs, strict=True))):
-            out.append(ordered(base + [cid for p in picks for cid in p]))
+        picked = product(*(combinations(m, n) for n, m in zip(c, mercs, strict=True)))
+        out.extend(ordered(base + [cid for p in picks for cid in p]) for picks in picked)
     return out
 
 
-def legal_attacks(state: KCState) -> list[dict[str, Any]]:
+def legal_attacks(state: State) -> list[dict[str, Any]]:
     """Every distinct legal attack of the King now (target x counter multiset)."""
     colour = king(state)
     assert colour is not None
@@ -157,7 +156,20 @@ def legal_attacks(state: KCState) -> list[dict[str, Any]]:
     return out
 
 
-def capture(state: KCState, target: str, counters: Sequence[str]) -> dict[str, Any]:
+def can_attack_country(state: State, country: str) -> bool:
+    """Is any attack on ``country`` legal now?  (KC-3: the King must attack the square's.)"""
+    colour = king(state)
+    assert colour is not None
+    units, mercs = _army_groups(state.armies[colour])
+    return any(
+        _counter_sets(defence(state, target), kinds, mercs)
+        for attacker, kinds in units.items()
+        for target in COUNTRIES[country]
+        if target_problem(state, attacker, target) is None
+    )
+
+
+def capture(state: State, target: str, counters: Sequence[str]) -> dict[str, Any]:
     """The data of the capture an attack makes, or ``IllegalAction`` naming the rule broken."""
     colour = king(state)
     assert colour is not None

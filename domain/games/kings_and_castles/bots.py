@@ -2,7 +2,8 @@
 
 - ``random``: uniform over the legal actions.
 - ``greedy``: places crowns on high bonuses; draws its strongest household units; attacks where
-  its own colours win the most town value (the mandated country counts double), cheapest first;
+  its own colours win the most town value (the mandated country counts double), cheapest first,
+  and while it must attack the square's country (KC-3) its best attack there;
   puts its biggest castle on its most valuable territory; taxes when its colours hold the most
   town value or when it has as many markers left as turns as King.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from domain.bots import random_bot
 from domain.engine import Bot
 from domain.rng import Rng
 
@@ -24,19 +26,15 @@ def _parts(cid: str) -> tuple[str, str, int]:
     return colour, kind, _UNIT_VALUE.get(kind, int(n))
 
 
-def random_bot(
-    view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], rng: Rng
-) -> dict[str, Any]:
-    return dict(rng.choice(actions))
-
-
 def _best(actions: Sequence[Mapping[str, Any]], key: Any, rng: Rng) -> Mapping[str, Any]:
     scored = [(key(a), a) for a in actions]
     top = max(s for s, _ in scored)
     return rng.choice([a for s, a in scored if s == top])
 
 
-def _attack_score(view: Mapping[str, Any], mine: set[str], a: Mapping[str, Any]) -> tuple:
+def _attack_score(
+    view: Mapping[str, Any], mine: set[str], a: Mapping[str, Any]
+) -> tuple[float, int]:
     if a["type"] != "attack":
         return (0.0, 0)
     t = view["territories"][a["target"]]
@@ -92,12 +90,16 @@ def greedy_bot(
             )
         )
     if kind in ("attack", "end_attacks"):
+        if not any(a["type"] == "end_attacks" for a in actions):  # KC-3: must attack the country
+            country = view["mandated_country"]
+            actions = [a for a in actions if view["territories"][a["target"]]["country"] == country]
+            return dict(_best(actions, lambda a: _attack_score(view, mine, a), rng))
         best = _best(actions, lambda a: _attack_score(view, mine, a), rng)
         return dict(best) if _attack_score(view, mine, best)[0] > 0 else {"type": "end_attacks"}
     if kind in ("place_castle", "end_castles"):
         territories = view["territories"]
 
-        def castle_score(a: Mapping[str, Any]) -> tuple:
+        def castle_score(a: Mapping[str, Any]) -> tuple[int, int]:
             if a["type"] != "place_castle":
                 return (0, 0)
             t = territories[a["territory"]]

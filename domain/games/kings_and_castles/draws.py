@@ -5,6 +5,12 @@ exactly what the draw needs (10 when forming an army, the bonus, or up to 10 whe
 Household counters of one kind are interchangeable, so the lowest ids are taken.  Each bag draw
 picks with the rng from the bag's sorted contents; when the bag is empty and a counter is still
 owed, every destroyed counter goes back into the bag first.  If both are empty the draw stops short.
+
+Rules version 2 (KC-4, seed: 「袋が空になったら…袋に戻します」, "when the bag is empty, put [the
+destroyed counters] back into the bag"): the destroyed counters go back as soon as the bag is
+empty, also when a draw empties it exactly or a counter is destroyed while it is empty: the flow
+then appends ``BagRefilled`` (``returned`` [ids]) by itself.  Version 1 returned them only when a
+later draw still owed a counter.
 """
 
 from __future__ import annotations
@@ -14,28 +20,21 @@ from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
-from domain.games.kings_and_castles.board import (
+from domain.games.kings_and_castles.data import (
     ARMY_SIZE,
     COUNTERS,
     TRACK,
     UNIT_KINDS,
     ordered,
 )
-from domain.games.kings_and_castles.state import (
-    BONUS,
-    FORMING,
-    REFILL,
-    KCState,
-    acting_colour,
-    household_counts,
-)
+from domain.games.kings_and_castles.events import BONUS, COUNTERS_DRAWN, FORMING, REFILL
+from domain.games.kings_and_castles.state import State, acting_colour, household_counts
 from domain.rng import Rng
 
-COUNTERS_DRAWN = "CountersDrawn"
 PURPOSE = {FORMING: "army", BONUS: "bonus", REFILL: "refill"}
 
 
-def needed(state: KCState) -> int:
+def needed(state: State) -> int:
     """How many counters the pending draw of the acting colour takes."""
     colour = acting_colour(state)
     assert colour is not None
@@ -47,17 +46,12 @@ def needed(state: KCState) -> int:
 def options(household: frozenset[str], count: int) -> list[dict[str, Any]]:
     """Every distinct household/bag split of a draw of ``count`` counters."""
     have = household_counts(household)
-    out = []
-    for k in range(min(have["knight"], count) + 1):
-        for m in range(min(have["men_at_arms"], count - k) + 1):
-            for a in range(min(have["archers"], count - k - m) + 1):
-                out.append(
-                    {
-                        "household": {"knight": k, "men_at_arms": m, "archers": a},
-                        "bag": count - k - m - a,
-                    }
-                )
-    return out
+    return [
+        {"household": {"knight": k, "men_at_arms": m, "archers": a}, "bag": count - k - m - a}
+        for k in range(min(have["knight"], count) + 1)
+        for m in range(min(have["men_at_arms"], count - k) + 1)
+        for a in range(min(have["archers"], count - k - m) + 1)
+    ]
 
 
 def check(household: frozenset[str], count: int, action: Mapping[str, Any]) -> dict[str, int]:
@@ -86,7 +80,7 @@ def check(household: frozenset[str], count: int, action: Mapping[str, Any]) -> d
 
 
 def draw_event(
-    state: KCState, colour: str, counts: Mapping[str, int], bag_count: int, rng: Rng
+    state: State, colour: str, counts: Mapping[str, int], bag_count: int, rng: Rng
 ) -> Event:
     """The draw as a fact: household ids, bag ids in draw order, and any bag refill."""
     by_kind: dict[str, list[str]] = {k: [] for k in UNIT_KINDS}

@@ -15,38 +15,45 @@ from domain.engine import Event
 from domain.errors import IllegalAction
 from domain.frozen import replace
 from domain.games.kings_and_castles import draws
-from domain.games.kings_and_castles.attacks import TERRITORY_CAPTURED, capture, legal_attacks
-from domain.games.kings_and_castles.board import COUNTERS, ROUEN, TERRITORIES, ordered
-from domain.games.kings_and_castles.setup import ENEMIES_PLACED, crown_squares
-from domain.games.kings_and_castles.state import (
+from domain.games.kings_and_castles.attacks import can_attack_country, capture, legal_attacks
+from domain.games.kings_and_castles.data import COUNTERS, ROUEN, TERRITORIES, ordered
+from domain.games.kings_and_castles.events import (
     ATTACKS,
+    ATTACKS_ENDED,
+    BAG_REFILLED,
     BONUS,
+    CASTLE_PLACED,
     CASTLES,
+    CASTLES_ENDED,
+    COUNTERS_DRAWN,
+    CROWN_PLACED,
     CROWNS,
+    ENEMIES_PLACED,
     FINAL,
+    FINAL_TAX_COLLECTED,
     FORMING,
     OCCUPY,
     OVER,
     REFILL,
+    ROUEN_OCCUPIED,
     TAX,
+    TAX_COLLECTED,
+    TAX_DECLINED,
+    TERRITORY_CAPTURED,
     TURN_END,
-    KCState,
+    TURN_ENDED,
+)
+from domain.games.kings_and_castles.setup import crown_squares
+from domain.games.kings_and_castles.state import (
+    State,
     acting_colour,
     is_player_unit,
     king,
+    mandated_country,
+    since,
     town_values,
 )
 from domain.rng import Rng
-
-CROWN_PLACED = "CrownPlaced"
-ROUEN_OCCUPIED = "RouenOccupied"
-ATTACKS_ENDED = "AttacksEnded"
-CASTLE_PLACED = "CastlePlaced"
-CASTLES_ENDED = "CastlesEnded"
-TAX_COLLECTED = "TaxCollected"
-TAX_DECLINED = "TaxDeclined"
-TURN_ENDED = "TurnEnded"
-FINAL_TAX_COLLECTED = "FinalTaxCollected"
 
 # Which action types each phase takes.
 PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
@@ -64,35 +71,52 @@ PHASE_ACTIONS: dict[str, tuple[str, ...]] = {
 # --- whose turn, legal actions -------------------------------------------------------------
 
 
-def to_act(state: KCState) -> tuple[int, ...]:
+def to_act(state: State) -> tuple[int, ...]:
     colour = acting_colour(state)
     return () if colour is None else (state.owners[colour],)
 
 
-def is_over(state: KCState) -> bool:
+def is_over(state: State) -> bool:
     return state.phase == OVER
 
 
-def castle_targets(state: KCState) -> list[str]:
+def castle_targets(state: State) -> list[str]:
     """KC-7: territories held by a royal or baronial unit, without a castle."""
     return [t for t, h in state.territories.items() if is_player_unit(h) and t not in state.castles]
 
 
-def _castles_in_army(state: KCState, colour: str) -> list[str]:
+def _castles_in_army(state: State, colour: str) -> list[str]:
     return ordered(c for c in state.armies[colour] if COUNTERS[c].kind == "castle")
 
 
-def _rouen_units(state: KCState, colour: str) -> list[str]:
-    """One player-colour unit of each colour and kind (lowest id): the distinct choices."""
+def _rouen_units(state: State, colour: str) -> list[str]:
+    """One player-colour unit of each colour and kind (lowest id): the distinct choices.
+
+    KC-2.6 (rules version 2): a royal unit (the King's colour); only if the army holds none,
+    any player colour's unit.
+    """
+    units = [cid for cid in ordered(state.armies[colour]) if is_player_unit(cid)]
+    if since(state, 2) and any(COUNTERS[cid].colour == colour for cid in units):
+        units = [cid for cid in units if COUNTERS[cid].colour == colour]
     seen: dict[tuple[str, str], str] = {}
-    for cid in ordered(state.armies[colour]):
+    for cid in units:
         c = COUNTERS[cid]
-        if is_player_unit(cid):
-            seen.setdefault((c.colour, c.kind), cid)
+        seen.setdefault((c.colour, c.kind), cid)
     return list(seen.values())
 
 
-def legal_actions(state: KCState, seat: int) -> list[dict[str, Any]]:
+def must_attack(state: State, attacks: list[dict[str, Any]] | None = None) -> str | None:
+    """KC-3 (rules version 2): the square's country, while the King has not attacked it this
+    turn and an attack on it is legal (``attacks``: the legal attacks, if already listed)."""
+    country = mandated_country(state)
+    if not since(state, 2) or country is None or country in state.countries_attacked:
+        return None
+    if attacks is None:
+        return country if can_attack_country(state, country) else None
+    return country if any(TERRITORIES[a["target"]].country == country for a in attacks) else None
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     colour = acting_colour(state)
     if colour is None or state.owners[colour] != seat:
         return []
@@ -106,7 +130,8 @@ def legal_actions(state: KCState, seat: int) -> list[dict[str, Any]]:
     if phase == OCCUPY:
         return [{"type": "occupy_rouen", "counter": c} for c in _rouen_units(state, colour)]
     if phase == ATTACKS:
-        return [*legal_attacks(state), {"type": "end_attacks"}]
+        attacks = legal_attacks(state)
+        return attacks if must_attack(state, attacks) else [*attacks, {"type": "end_attacks"}]
     if phase == CASTLES:
         targets = castle_targets(state)
         return [
@@ -126,7 +151,7 @@ def legal_actions(state: KCState, seat: int) -> list[dict[str, Any]]:
 # --- decide --------------------------------------------------------------------------------
 
 
-def decide(state: KCState, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+def decide(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     colour = acting_colour(state)
     kind = action["type"]
     if colour is None or kind not in PHASE_ACTIONS.get(state.phase, ()):
@@ -135,15 +160,15 @@ def decide(state: KCState, seat: int, action: Mapping[str, Any], rng: Rng) -> li
     return _settle(state, [_DECIDERS[kind](state, colour, action, rng)])
 
 
-def _draw(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+def _draw(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
     counts = draws.check(state.households[colour], draws.needed(state), action)
     return draws.draw_event(state, colour, counts, action.get("bag", 0), rng)
 
 
-def _place_crown(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
-    square = action.get("square")
+def _place_crown(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+    square = action["square"]  # required, an int: the engine checked the shape
     if square not in crown_squares(state, colour):
-        if not isinstance(square, int) or not 1 <= square <= state.last_square:
+        if not 1 <= square <= state.last_square:
             raise IllegalAction("KC-2", f"no square {square} in this game")
         if square in state.crowns:
             raise IllegalAction("KC-2", f"square {square} already holds a crown")
@@ -151,19 +176,29 @@ def _place_crown(state: KCState, colour: str, action: Mapping[str, Any], rng: Rn
     return Event(CROWN_PLACED, state.owners[colour], {"colour": colour, "square": square})
 
 
-def _occupy_rouen(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+def _occupy_rouen(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
     cid = action.get("counter")
     if cid not in state.armies[colour] or not is_player_unit(cid):
         raise IllegalAction("KC-2", f"{cid} is not a royal or baronial unit of the King's army")
+    royal = any(COUNTERS[c].colour == colour for c in state.armies[colour] if is_player_unit(c))
+    if since(state, 2) and royal and COUNTERS[cid].colour != colour:
+        raise IllegalAction("KC-2.6", f"William I gains Rouen: put a {colour} unit there")
     return Event(ROUEN_OCCUPIED, state.owners[colour], {"colour": colour, "counter": cid})
 
 
-def _attack(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+def _attack(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
     data = capture(state, action.get("target", ""), list(action.get("counters") or []))
     return Event(TERRITORY_CAPTURED, state.owners[colour], data)
 
 
-def _place_castle(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+def _end_attacks(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+    country = must_attack(state)
+    if country is not None:
+        raise IllegalAction("KC-3", f"the King must attack {country} first: an attack is legal")
+    return Event(ATTACKS_ENDED, state.owners[colour], {"colour": colour})
+
+
+def _place_castle(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
     cid, territory = action.get("counter"), action.get("territory")
     if cid not in state.armies[colour] or COUNTERS[cid].kind != "castle":
         raise IllegalAction("KC-7", f"{cid} is not a castle in the King's army")
@@ -177,31 +212,32 @@ def _place_castle(state: KCState, colour: str, action: Mapping[str, Any], rng: R
     return Event(CASTLE_PLACED, state.owners[colour], data)
 
 
-def _tax(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+def _tax(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
     if state.tax_markers[colour] <= 0:
         raise IllegalAction("KC-8", f"{colour} has no tax marker left")
     amounts = town_values(state)
     amounts[colour] *= 2  # KC-8: the King's colour earns double
     digits = {c: (state.money[c] + amounts[c]) % 10 for c in state.colours}
-    seats = dict(state.owners)  # public; lets ``view.redact`` filter without the state
-    data = {"colour": colour, "amounts": amounts, "digits": digits, "seats": seats}
+    data: dict[str, Any] = {"colour": colour, "amounts": amounts, "digits": digits}
+    if not since(state, 2):  # version 1 events carried the (public) seats for the redaction
+        data["seats"] = dict(state.owners)
     return Event(TAX_COLLECTED, state.owners[colour], data)
 
 
 def _simple(event_type: str) -> Callable[..., Event]:
-    def make(state: KCState, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
+    def make(state: State, colour: str, action: Mapping[str, Any], rng: Rng) -> Event:
         return Event(event_type, state.owners[colour], {"colour": colour})
 
     return make
 
 
-_DECIDERS: dict[str, Callable[[KCState, str, Mapping[str, Any], Rng], Event]] = {
+_DECIDERS: dict[str, Callable[[State, str, Mapping[str, Any], Rng], Event]] = {
     "draw": _draw,
     "refill": _draw,
     "place_crown": _place_crown,
     "occupy_rouen": _occupy_rouen,
     "attack": _attack,
-    "end_attacks": _simple(ATTACKS_ENDED),
+    "end_attacks": _end_attacks,
     "place_castle": _place_castle,
     "end_castles": _simple(CASTLES_ENDED),
     "tax": _tax,
@@ -209,8 +245,10 @@ _DECIDERS: dict[str, Callable[[KCState, str, Mapping[str, Any], Rng], Event]] = 
 }
 
 
-def _automatic(state: KCState) -> Event | None:
+def _automatic(state: State) -> Event | None:
     """The next event the flow makes without a decision, if any."""
+    if since(state, 2) and not state.bag and state.destroyed:  # KC-4: the bag refills at once
+        return Event(BAG_REFILLED, None, {"returned": ordered(state.destroyed)})
     colour = king(state)
     if colour is not None:
         seat = state.owners[colour]
@@ -230,7 +268,7 @@ def _automatic(state: KCState) -> Event | None:
     return None
 
 
-def _settle(state: KCState, events: list[Event]) -> list[Event]:
+def _settle(state: State, events: list[Event]) -> list[Event]:
     for event in events:
         state = evolve(state, event)
     while (auto := _automatic(state)) is not None:
@@ -248,7 +286,7 @@ def _with(mapping: dict[Any, Any], key: Any, value: Any) -> dict[Any, Any]:
     return out
 
 
-def _enemies_placed(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _enemies_placed(s: State, d: Mapping[str, Any]) -> State:
     placed = d["placements"]
     return replace(
         s,
@@ -259,7 +297,7 @@ def _enemies_placed(s: KCState, d: Mapping[str, Any]) -> KCState:
     )
 
 
-def _counters_drawn(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _counters_drawn(s: State, d: Mapping[str, Any]) -> State:
     colour, home, drawn, returned = d["colour"], d["household"], d["bag"], d["returned"]
     army = s.armies[colour].union(home, drawn)
     s = replace(
@@ -279,14 +317,19 @@ def _counters_drawn(s: KCState, d: Mapping[str, Any]) -> KCState:
     return replace(s, phase=TURN_END)
 
 
-def _crown_placed(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _bag_refilled(s: State, d: Mapping[str, Any]) -> State:
+    returned = frozenset(d["returned"])
+    return replace(s, bag=s.bag | returned, destroyed=s.destroyed - returned)
+
+
+def _crown_placed(s: State, d: Mapping[str, Any]) -> State:
     crowns = _with(s.crowns, d["square"], d["colour"])
     if s.step + 1 == s.last_square:
         return replace(s, crowns=crowns, step=0, phase=BONUS, square=1)
     return replace(s, crowns=crowns, step=s.step + 1)
 
 
-def _rouen_occupied(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _rouen_occupied(s: State, d: Mapping[str, Any]) -> State:
     colour, cid = d["colour"], d["counter"]
     return replace(
         s,
@@ -296,7 +339,7 @@ def _rouen_occupied(s: KCState, d: Mapping[str, Any]) -> KCState:
     )
 
 
-def _territory_captured(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _territory_captured(s: State, d: Mapping[str, Any]) -> State:
     colour, target, stays, country = d["colour"], d["target"], d["stays"], d["country"]
     used = frozenset(d["counters"])
     lost = [c for c in (d["defender"], d["castle"]) if c is not None]
@@ -315,7 +358,7 @@ def _territory_captured(s: KCState, d: Mapping[str, Any]) -> KCState:
     )
 
 
-def _castle_placed(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _castle_placed(s: State, d: Mapping[str, Any]) -> State:
     colour, cid = d["colour"], d["counter"]
     return replace(
         s,
@@ -324,7 +367,7 @@ def _castle_placed(s: KCState, d: Mapping[str, Any]) -> KCState:
     )
 
 
-def _tax_collected(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _tax_collected(s: State, d: Mapping[str, Any]) -> State:
     colour, amounts = d["colour"], d["amounts"]
     return replace(
         s,
@@ -334,7 +377,7 @@ def _tax_collected(s: KCState, d: Mapping[str, Any]) -> KCState:
     )
 
 
-def _turn_ended(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _turn_ended(s: State, d: Mapping[str, Any]) -> State:
     turned = s.turned | {d["square"]}
     if d["next"] is None:
         return replace(s, turned=turned, phase=FINAL)
@@ -348,13 +391,14 @@ def _turn_ended(s: KCState, d: Mapping[str, Any]) -> KCState:
     )
 
 
-def _final_tax(s: KCState, d: Mapping[str, Any]) -> KCState:
+def _final_tax(s: State, d: Mapping[str, Any]) -> State:
     return replace(s, money=dict(d["money"]), phase=OVER)
 
 
-_EVOLVERS: dict[str, Callable[[KCState, Mapping[str, Any]], KCState]] = {
+_EVOLVERS: dict[str, Callable[[State, Mapping[str, Any]], State]] = {
     ENEMIES_PLACED: _enemies_placed,
-    draws.COUNTERS_DRAWN: _counters_drawn,
+    COUNTERS_DRAWN: _counters_drawn,
+    BAG_REFILLED: _bag_refilled,
     CROWN_PLACED: _crown_placed,
     ROUEN_OCCUPIED: _rouen_occupied,
     TERRITORY_CAPTURED: _territory_captured,
@@ -369,14 +413,14 @@ _EVOLVERS: dict[str, Callable[[KCState, Mapping[str, Any]], KCState]] = {
 EVENT_TYPES = tuple(_EVOLVERS)
 
 
-def evolve(state: KCState, event: Event) -> KCState:
+def evolve(state: State, event: Event) -> State:
     return _EVOLVERS[event.type](state, event.data)
 
 
 # --- result --------------------------------------------------------------------------------
 
 
-def result(state: KCState) -> dict[str, Any]:
+def result(state: State) -> dict[str, Any]:
     """Most money wins, ties share; a 2-player seat scores the sum of its two colours."""
     scores = {
         seat: sum(m for c, m in state.money.items() if state.owners[c] == seat)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.engine import Config, Event
-from domain.games.kings_and_castles.board import (
+from domain.games.kings_and_castles.data import (
     COLOURS,
     ENEMY_POOL,
     ROUEN,
@@ -13,10 +13,9 @@ from domain.games.kings_and_castles.board import (
     colour_counters,
     ordered,
 )
-from domain.games.kings_and_castles.state import SETUP, KCState
+from domain.games.kings_and_castles.events import ENEMIES_PLACED, SETUP
+from domain.games.kings_and_castles.state import RULES_VERSION, State
 from domain.rng import Rng
-
-ENEMIES_PLACED = "EnemiesPlaced"
 
 
 def seating(players: int) -> tuple[tuple[str, ...], dict[str, int]]:
@@ -26,13 +25,12 @@ def seating(players: int) -> tuple[tuple[str, ...], dict[str, int]]:
     that each seat alternates its two colours.  3 players: green, blue, teal.  4: all four.
     """
     if players == 2:
-        order = ("green", "blue", "pink", "teal")
-        return order, {"green": 0, "blue": 1, "pink": 0, "teal": 1}
+        return ("green", "blue", "pink", "teal"), {"green": 0, "blue": 1, "pink": 0, "teal": 1}
     order = COLOURS[:players]
     return order, {c: i for i, c in enumerate(order)}
 
 
-def initial(config: Config) -> KCState:
+def initial(config: Config) -> State:
     length = config.options.get("length", "full")
     colours, owners = seating(config.n)
     households: dict[str, frozenset[str]] = {}
@@ -41,7 +39,7 @@ def initial(config: Config) -> KCState:
         home, rest = colour_counters(colour, length)
         households[colour] = frozenset(home)
         bag.update(rest)
-    return KCState(
+    return State(
         players=config.n,
         length=length,
         colours=colours,
@@ -62,6 +60,7 @@ def initial(config: Config) -> KCState:
         money=dict.fromkeys(colours, 0),
         countries_attacked=(),
         other_country=None,
+        rules_version=RULES_VERSION if config.rules_version is None else config.rules_version,
     )
 
 
@@ -75,7 +74,7 @@ def setup(config: Config, rng: Rng) -> list[Event]:
     return [Event(ENEMIES_PLACED, None, {"placements": placements})]
 
 
-def crown_squares(state: KCState, colour: str) -> list[int]:
+def crown_squares(state: State, colour: str) -> list[int]:
     """Squares where ``colour``'s next crown may go (KC-2 step 5 and the 2-player fallbacks).
 
     Not next to a square holding a crown of the placing player (either colour); failing that,

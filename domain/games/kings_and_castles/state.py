@@ -8,31 +8,30 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from domain.games.kings_and_castles.board import (
+from domain.games.kings_and_castles.data import (
     COUNTERS,
     ENEMY,
     TERRITORIES,
     TRACK,
     UNIT_KINDS,
 )
+from domain.games.kings_and_castles.events import (
+    ATTACKS,
+    BONUS,
+    CASTLES,
+    CROWNS,
+    FORMING,
+    OCCUPY,
+    REFILL,
+    TAX,
+)
 
-# Phases, in the order they occur.
-SETUP = "setup"  # before the enemy placement (set-up event)
-FORMING = "forming"  # each colour forms its army (KC-2 step 4): draw
-CROWNS = "crowns"  # crown placement (KC-2 step 5): place_crown
-BONUS = "bonus"  # the King draws the square's bonus (KC-3 step 1): draw
-OCCUPY = "occupy_rouen"  # square 1 only: occupy_rouen (KC-2 step 6)
-ATTACKS = "attacks"  # attack ... end_attacks (KC-5)
-CASTLES = "castles"  # place_castle ... end_castles (KC-7)
-TAX = "tax"  # tax / no_tax (KC-8)
-REFILL = "refill"  # refill to 10 (KC-3 step 5)
-TURN_END = "turn_end"  # transient: the crown is about to be turned
-FINAL = "final"  # transient: final taxation is due
-OVER = "over"
+# The current edition of the rules; 1 is the reading before issue 13 (kept to replay old logs).
+RULES_VERSION = 2
 
 
 @dataclass(frozen=True)
-class KCState:
+class State:
     players: int
     length: str  # "full" or "short"
     colours: tuple[str, ...]  # colours in play, in play order (army forming, crown placing)
@@ -53,26 +52,34 @@ class KCState:
     money: dict[str, int]
     countries_attacked: tuple[str, ...]  # this turn, in order of first attack
     other_country: str | None  # KC-5.4: the one other country of this turn, once fixed
+    # The edition of the rules the game was created under (``RULES_VERSION``; see the package
+    # docstring).  Last, with a default, so snapshots taken before versions still decode as 1.
+    rules_version: int = 1
+
+
+def since(state: State, version: int) -> bool:
+    """Does the game play under the rules of ``version`` or later?"""
+    return state.rules_version >= version
 
 
 def colour_of(counter_id: str | None) -> str | None:
     return None if counter_id is None else COUNTERS[counter_id].colour
 
 
-def king(state: KCState) -> str | None:
+def king(state: State) -> str | None:
     """The King's colour: the crown on the current square."""
     return state.crowns.get(state.square) if state.square else None
 
 
-def mandated_country(state: KCState) -> str | None:
+def mandated_country(state: State) -> str | None:
     return TRACK[state.square].country if state.square else None
 
 
-def seat_colours(state: KCState, seat: int | None) -> tuple[str, ...]:
+def seat_colours(state: State, seat: int | None) -> tuple[str, ...]:
     return tuple(c for c in state.colours if state.owners[c] == seat)
 
 
-def acting_colour(state: KCState) -> str | None:
+def acting_colour(state: State) -> str | None:
     """The colour whose owner must decide now (None when nobody acts)."""
     if state.phase == FORMING:
         return state.colours[state.step]
@@ -83,13 +90,13 @@ def acting_colour(state: KCState) -> str | None:
     return None
 
 
-def defence(state: KCState, territory: str) -> int:
+def defence(state: State, territory: str) -> int:
     holder = state.territories[territory]
     castle = state.castles.get(territory)
     return (COUNTERS[holder].value if holder else 0) + (COUNTERS[castle].value if castle else 0)
 
 
-def town_values(state: KCState) -> dict[str, int]:
+def town_values(state: State) -> dict[str, int]:
     """The sum of town values each player colour holds (KC-8)."""
     out = dict.fromkeys(state.colours, 0)
     for name, holder in state.territories.items():

@@ -14,21 +14,22 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Event
+from domain.engine import Config, Event
 from domain.games.kings_and_castles import draws
-from domain.games.kings_and_castles.board import TERRITORIES, TRACK, ordered
-from domain.games.kings_and_castles.rules import (
-    FINAL_TAX_COLLECTED,
-    TAX_COLLECTED,
-    is_over,
-    to_act,
-)
-from domain.games.kings_and_castles.setup import ENEMIES_PLACED
-from domain.games.kings_and_castles.state import (
+from domain.games.kings_and_castles.data import TERRITORIES, TRACK, ordered
+from domain.games.kings_and_castles.events import (
     BONUS,
+    COUNTERS_DRAWN,
+    ENEMIES_PLACED,
+    FINAL_TAX_COLLECTED,
     FORMING,
     REFILL,
-    KCState,
+    TAX_COLLECTED,
+)
+from domain.games.kings_and_castles.rules import is_over, to_act
+from domain.games.kings_and_castles.setup import seating
+from domain.games.kings_and_castles.state import (
+    State,
     acting_colour,
     king,
     mandated_country,
@@ -36,7 +37,7 @@ from domain.games.kings_and_castles.state import (
 )
 
 
-def _public(state: KCState) -> dict[str, Any]:
+def _public(state: State) -> dict[str, Any]:
     colour = acting_colour(state)
     return {
         "players": state.players,
@@ -81,7 +82,7 @@ def _public(state: KCState) -> dict[str, Any]:
     }
 
 
-def view(state: KCState, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> dict[str, Any]:
     """What ``seat`` (None: a spectator) may see: exact money of its own colours only."""
     out = _public(state)
     mine = seat_colours(state, seat)
@@ -92,7 +93,7 @@ def view(state: KCState, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def full_view(state: KCState) -> dict[str, Any]:
+def full_view(state: State) -> dict[str, Any]:
     out = _public(state)
     out["you"] = None
     out["your_colours"] = []
@@ -100,17 +101,21 @@ def full_view(state: KCState) -> dict[str, Any]:
     return out
 
 
-def redact(event: Event, seat: int | None) -> dict[str, Any]:
-    """A tax event shows a seat only the amounts of its own colours; all else is public."""
+def redact(event: Event, seat: int | None, config: Config) -> dict[str, Any]:
+    """A tax event shows a seat only the amounts of its own colours; all else is public.
+
+    The colours' seats follow from the player count (``setup.seating``); events of rules
+    version 1 also carry them as ``seats``, which stays in their data as recorded.
+    """
     data = dict(event.data)
     if event.type == TAX_COLLECTED:
-        seats = data["seats"]
-        data["amounts"] = {c: n for c, n in data["amounts"].items() if seats[c] == seat}
+        owners = seating(config.n)[1]
+        data["amounts"] = {c: n for c, n in data["amounts"].items() if owners[c] == seat}
     return data
 
 
 def reveals(event: Event) -> bool:
     """Random outcomes (enemy placement, bag draws) and the final reveal of all money."""
-    if event.type == draws.COUNTERS_DRAWN:
+    if event.type == COUNTERS_DRAWN:
         return bool(event.data["bag"])
     return event.type in (ENEMIES_PLACED, FINAL_TAX_COLLECTED)

@@ -1,11 +1,12 @@
 """Lancaster: the complete rules for 2-5 players (2 players with allies).
 
 Rules digest: ``shared/rules/lancaster.md`` (rule ids LA-1..LA-6); component data: ``data.json``
-(copied unchanged, with its provenance note).  Modules: ``components`` (data as constants, knight
-names), ``state`` (the state tree and board helpers), ``gains`` (rewards as gains records,
-extension draws), ``setup`` (LA-1, rounds), ``placement`` (LA-2.1-2.3), ``parliament``
-(LA-2.4-2.6), ``rewards`` (LA-2.7-2.8), ``conflicts`` (LA-2.9), ``scoring`` (LA-3), ``rules``
-(turn flow, decide, evolve), ``view`` (the whole secrecy policy, LA-5), ``bots``.
+(copied unchanged, with its provenance note).  Modules: ``data`` (data as constants, knight
+names), ``state`` (the state tree and board helpers), ``events`` (event and phase names),
+``gains`` (rewards as gains records, extension draws), ``setup`` (LA-1, rounds), ``placement``
+(LA-2.1-2.3), ``parliament`` (LA-2.4-2.6), ``rewards`` (LA-2.7-2.8), ``conflicts`` (LA-2.9),
+``scoring`` (LA-3), ``rules`` (turn flow, decide, evolve), ``view`` (the whole secrecy policy,
+LA-5), ``bots``.
 
 Knights are named ``<colour>-<strength><letter>`` (``red-1a`` .. ``red-1c``, ``red-2a``,
 ``red-2b``, ``red-3``, ``red-4``).  Seat s plays ``colours[s]``; with 2 players seat s also runs
@@ -81,16 +82,10 @@ Actions are listed in ``ACTIONS`` below (LA-6).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
-from domain.engine import Config, Event, Field
-from domain.games.lancaster import bots as _bots
-from domain.games.lancaster import rules as _rules
-from domain.games.lancaster import view as _view
-from domain.games.lancaster.components import FAVOURS, LETTERS, SPACE_IDS
+from domain.engine import Field, GameRules
+from domain.games.lancaster import bots, rules, scoring, setup, view
+from domain.games.lancaster.data import FAVOURS, LETTERS, SPACE_IDS
 from domain.games.lancaster.state import State
-from domain.rng import Rng
 
 KNIGHT_DOC = "a knight id, e.g. red-1b, red-4 (2 players: also your ally's, e.g. green-2a)"
 
@@ -139,53 +134,27 @@ ACTIONS: dict[str, dict[str, Field]] = {
 }
 
 
-class Lancaster:
-    id = "lancaster"
-    name = "Lancaster"
-    min_players = 2
-    max_players = 5
-    options: Mapping[str, tuple[str, ...]] = {}
-    actions: Mapping[str, Mapping[str, Field]] = ACTIONS
-    bots: Mapping[str, Any] = _bots.BOTS
-    state_type = State
+GAME: GameRules[State] = GameRules(
+    id="lancaster",
+    name="Lancaster",
+    min_players=2,
+    max_players=5,
+    options={},
+    actions=ACTIONS,
+    bots=bots.BOTS,
+    state_type=State,
+    setup=setup.setup,
+    initial=setup.initial,
+    evolve=rules.evolve,
+    to_act=rules.to_act,
+    legal_actions=rules.legal_actions,
+    decide=rules.decide,
+    is_over=rules.is_over,
+    result=scoring.result,
+    view=view.view,
+    full_view=view.full_view,
+    redact=view.redact,
+    reveals=view.reveals,
+)
 
-    def setup(self, config: Config, rng: Rng) -> list[Event]:
-        return _rules.setup.setup(config, rng)
-
-    def initial(self, config: Config) -> State:
-        return _rules.initial(config)
-
-    def evolve(self, state: State, event: Event) -> State:
-        return _rules.evolve(state, event)
-
-    def to_act(self, state: State) -> tuple[int, ...]:
-        return _rules.to_act(state)
-
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, Any]]:
-        return _rules.legal_actions(state, seat)
-
-    def decide(self, state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-        return _rules.decide(state, seat, action, rng)
-
-    def is_over(self, state: State) -> bool:
-        return _rules.is_over(state)
-
-    def result(self, state: State) -> dict[str, Any]:
-        return _rules.result(state)
-
-    def view(self, state: State, seat: int | None) -> dict[str, Any]:
-        return _view.view(state, seat)
-
-    def full_view(self, state: State) -> dict[str, Any]:
-        return _view.full_view(state)
-
-    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
-        return _view.redact(event, seat)
-
-    def reveals(self, event: Event) -> bool:
-        return _view.reveals(event)
-
-
-GAME = Lancaster()
-
-__all__ = ["GAME", "Lancaster"]
+__all__ = ["GAME"]

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from domain.games.lancaster.components import (
+from domain.bots import random_bot
+from domain.games.lancaster.data import (
     CONFLICTS,
     COUNTIES,
     FAVOURS,
@@ -25,10 +26,6 @@ from domain.rng import Rng
 
 VALUE = {"power": 1.0, "gold": 0.8, "squires": 0.7, "markers": 0.4}
 KNIGHT, UPGRADE, EXTENSION, FAVOUR = 2.5, 2.0, 2.5, 1.8
-
-
-def random_bot(view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], rng: Rng) -> dict:
-    return dict(rng.choice(list(actions)))
 
 
 class _Seen:
@@ -119,7 +116,7 @@ def _county(seen: _Seen, a: Mapping[str, Any]) -> float:
     best = max(seen.reward_value(info["reward"]), seen.noble_value() if noble else 0)
     waste = 0.3 * (strength(a["knight"]) - info["min"])
     bonus = 0.5 if info["occupant"] else 0.0
-    return best - waste - VALUE["squires"] * a["squires"] + bonus + 0.1 * a["squires"]
+    return float(best - waste - VALUE["squires"] * a["squires"] + bonus + 0.1 * a["squires"])
 
 
 def _conflict(seen: _Seen, a: Mapping[str, Any]) -> float:
@@ -152,13 +149,13 @@ def _favour(seen: _Seen, a: Mapping[str, Any]) -> float:
     if kind == "upgrade":
         return UPGRADE + 0.1 * strength(a["knight"]) if "knight" in a else 0.0
     goods = a.get("goods", {})
-    return VALUE["gold"] * goods.get("gold", 0) + VALUE["squires"] * goods.get("squires", 0)
+    return float(VALUE["gold"] * goods.get("gold", 0) + VALUE["squires"] * goods.get("squires", 0))
 
 
 def _vote(seen: _Seen, a: Mapping[str, Any], wanted: str, needed: int) -> float:
     if a["tile"] != wanted:
         return -10.0
-    return -abs(a["markers"] - needed)
+    return -float(abs(a["markers"] - needed))
 
 
 def _plan_vote(seen: _Seen) -> tuple[str, int]:
@@ -226,7 +223,9 @@ def _buy(seen: _Seen, count: int) -> float:
     return count * (VALUE["markers"] - VALUE["gold"]) + (0.5 if count == 1 else 0)
 
 
-def greedy_bot(view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], rng: Rng) -> dict:
+def greedy_bot(
+    view: Mapping[str, Any], actions: Sequence[Mapping[str, Any]], rng: Rng
+) -> dict[str, Any]:
     seen = _Seen(view)
     vote = _plan_vote(seen) if view.get("vote") and actions[0]["type"] == "vote" else None
     scored = [(_score(seen, a, vote), i) for i, a in enumerate(actions)]

@@ -16,13 +16,19 @@ from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
-from domain.games.lancaster.components import CONFLICTS, colour_of, strength
+from domain.frozen import replace
+from domain.games.lancaster.data import CONFLICTS, colour_of, strength
+from domain.games.lancaster.events import (
+    CONFLICT_RESOLVED,
+    CONFLICTS_PHASE,
+    KNIGHT_RANSOMED,
+    PRISONERS_LOST,
+)
 from domain.games.lancaster.state import (
     State,
     find_conflict,
     is_ally,
     order,
-    replace,
     seat_of,
     set_player,
 )
@@ -30,7 +36,7 @@ from domain.games.lancaster.state import (
 
 def enter_conflicts(state: State) -> State:
     queue = tuple(c.n for c in state.lower) + tuple(c.n for c in state.upper)
-    return replace(state, phase="conflicts", conflict_queue=queue)
+    return replace(state, phase=CONFLICTS_PHASE, conflict_queue=queue)
 
 
 def resolve(state: State) -> Event:
@@ -45,7 +51,8 @@ def resolve(state: State) -> Event:
     won = bool(card.spaces) and total >= france
     values = CONFLICTS[n]["power"] if won else CONFLICTS[n]["power"][1:]
     ranked = sorted(range(len(card.spaces)), key=lambda i: (-strengths[i], -i))
-    ranking, power = [], {}
+    ranking: list[dict[str, Any]] = []
+    power: dict[str, int] = {}
     for rank, i in enumerate(ranked):
         colour = colour_of(card.spaces[i][0])
         points = values[rank] if rank < len(values) else 0
@@ -68,7 +75,7 @@ def resolve(state: State) -> Event:
         "prisoners": [k for k in knights if captured and not is_ally(state, colour_of(k))],
         "to_reserve": [k for k in knights if captured and is_ally(state, colour_of(k))],
     }
-    return Event("ConflictResolved", None, data)
+    return Event(CONFLICT_RESOLVED, None, data)
 
 
 def evolve_resolved(state: State, e: Event) -> State:
@@ -123,16 +130,16 @@ def decide_ransom(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
             "LA-2.9", f"{a['knight']} is not your prisoner, or you lack the gold to ransom it"
         )
     k = a["knight"]
-    return [Event("KnightRansomed", seat, {"knight": k, "gold": strength(k)})]
+    return [Event(KNIGHT_RANSOMED, seat, {"knight": k, "gold": strength(k)})]
 
 
 def prisoners_lost(state: State, seat: int) -> Event:
-    return Event("PrisonersLost", seat, {"knights": _own_prisoners(state, seat)})
+    return Event(PRISONERS_LOST, seat, {"knights": _own_prisoners(state, seat)})
 
 
 def evolve_ransomed(state: State, e: Event) -> State:
     k = e.data["knight"]
-    state = set_player(state, e.seat, gold=state.players[e.seat].gold - e.data["gold"])
+    state = set_player(state, e.by, gold=state.players[e.by].gold - e.data["gold"])
     prisoners = tuple(p for p in state.prisoners if p != k)
     return replace(state, prisoners=prisoners, court=state.court | {k})
 

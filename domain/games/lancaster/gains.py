@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain.games.lancaster.components import SPACE_IDS
+from domain.games.lancaster.data import SPACE_IDS
 from domain.games.lancaster.state import (
     State,
     is_ally,

@@ -15,7 +15,18 @@ from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
-from domain.games.lancaster.components import strength
+from domain.frozen import replace
+from domain.games.lancaster.data import strength
+from domain.games.lancaster.events import (
+    LAW_OPENED,
+    LAW_PASSED,
+    LAW_TOOK_EFFECT,
+    LAW_USED,
+    LAWS_PHASE,
+    VOTE_COMMITTED,
+    VOTE_PHASE,
+    VOTES_REVEALED,
+)
 from domain.games.lancaster.gains import draw_extensions
 from domain.games.lancaster.rewards import enter_counties
 from domain.games.lancaster.state import (
@@ -26,7 +37,6 @@ from domain.games.lancaster.state import (
     counties_held,
     deployed,
     order,
-    replace,
     set_player,
     upgradable,
     upgrade_target,
@@ -48,7 +58,7 @@ def legal_votes(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide_vote(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
-    if state.phase != "vote":
+    if state.phase != VOTE_PHASE:
         raise IllegalAction("LA-2.4", "no law is being voted now")
     if seat in state.votes:
         raise IllegalAction("LA-2.4", "you have already committed your vote on this law")
@@ -62,7 +72,7 @@ def decide_vote(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
         raise IllegalAction(
             "LA-2.4", f"you can commit 0 to {state.players[seat].markers} vote markers"
         )
-    events = [Event("VoteCommitted", seat, {"law": law, "tile": tile, "markers": markers})]
+    events = [Event(VOTE_COMMITTED, seat, {"law": law, "tile": tile, "markers": markers})]
     votes = {**state.votes, seat: Vote(tile, markers)}
     if len(votes) == state.n:
         events.append(_reveal(state, law, votes))
@@ -74,7 +84,7 @@ def _reveal(state: State, law: str, votes: dict[int, Vote]) -> Event:
     no = sum(1 + v.markers for v in votes.values() if v.tile == "no")
     approved = yes >= no  # a tie approves
     return Event(
-        "VotesRevealed",
+        VOTES_REVEALED,
         None,
         {
             "law": law,
@@ -105,7 +115,7 @@ def evolve_reveal(state: State, e: Event) -> State:
     if state.debate:
         return state
     players = tuple(replace(p, markers=0) for p in state.players)  # LA-2.6
-    return replace(state, players=players, phase="laws", law_pos=0, law_queue=None)
+    return replace(state, players=players, phase=LAWS_PHASE, law_pos=0, law_queue=None)
 
 
 # --- laws taking effect -----------------------------------------------------------------------
@@ -114,7 +124,7 @@ def evolve_reveal(state: State, e: Event) -> State:
 def _most(state: State, seat: int, attr: str) -> bool:
     """'Most X' laws reward every tied player; nobody has the most of nothing."""
     top = max(getattr(p, attr) for p in state.players)
-    return top > 0 and getattr(state.players[seat], attr) == top
+    return bool(top > 0 and getattr(state.players[seat], attr) == top)
 
 
 def _auto_gains(state: State, seat: int, law: str, rng: Rng) -> dict[str, Any]:
@@ -198,16 +208,16 @@ def open_law(state: State, rng: Rng) -> Event:
     """The automatic step of the law at ``law_pos``: its effect, or who may decide on it."""
     law = state.current[state.law_pos]
     if law in PURCHASES:  # everyone is asked: who cannot pay stays behind the screen
-        return Event("LawOpened", None, {"law": law, "seats": list(order(state))})
+        return Event(LAW_OPENED, None, {"law": law, "seats": list(order(state))})
     if law in UPGRADE_LAWS:
         seats = [s for s in order(state) if law_options(state, s, law)]
-        return Event("LawOpened", None, {"law": law, "seats": seats})
+        return Event(LAW_OPENED, None, {"law": law, "seats": seats})
     effects = {}
     for s in order(state):
         gains = {k: v for k, v in _auto_gains(state, s, law, rng).items() if v}
         if gains:
             effects[str(s)] = gains
-    return Event("LawTookEffect", None, {"law": law, "effects": effects})
+    return Event(LAW_TOOK_EFFECT, None, {"law": law, "effects": effects})
 
 
 def legal_law_actions(state: State, seat: int) -> list[dict[str, Any]]:
@@ -215,18 +225,18 @@ def legal_law_actions(state: State, seat: int) -> list[dict[str, Any]]:
 
 
 def decide_law(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
-    if state.phase != "laws" or not state.law_queue or state.law_queue[0] != seat:
+    if state.phase != LAWS_PHASE or not state.law_queue or state.law_queue[0] != seat:
         raise IllegalAction("LA-2.5", "no law is waiting for your decision")
     law = state.current[state.law_pos]
     if a["type"] == "pass":
-        return [Event("LawPassed", seat, {"law": law})]
+        return [Event(LAW_PASSED, seat, {"law": law})]
     if a not in law_options(state, seat, law):
         raise IllegalAction("LA-2.5", f"{law} does not allow {a}")
     if a["type"] == "upgrade":
         gains: dict[str, Any] = {"upgrade": [a["knight"], upgrade_target(state, a["knight"])]}
     else:
         gains = _purchase_gains(law, a["count"])
-    return [Event("LawUsed", seat, {"law": law, "gains": gains})]
+    return [Event(LAW_USED, seat, {"law": law, "gains": gains})]
 
 
 def _next_law(state: State) -> State:
@@ -246,6 +256,6 @@ def evolve_opened(state: State, e: Event) -> State:
 
 
 def evolve_decided(state: State, e: Event) -> State:
-    state = apply_gains(state, e.seat, e.data.get("gains", {}))
+    state = apply_gains(state, e.by, e.data.get("gains", {}))
     queue = state.law_queue[1:] if state.law_queue else ()
     return replace(state, law_queue=queue) if queue else _next_law(state)

@@ -12,7 +12,8 @@ from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
-from domain.games.lancaster.components import (
+from domain.frozen import replace
+from domain.games.lancaster.data import (
     CONFLICT_SPACES,
     COUNTIES,
     FAVOUR_LIMIT,
@@ -20,6 +21,14 @@ from domain.games.lancaster.components import (
     LETTERS,
     colour_of,
     strength,
+)
+from domain.games.lancaster.events import (
+    FAVOUR_TAKEN,
+    KNIGHT_PLACED_IN_CASTLE,
+    KNIGHT_PLACED_IN_CONFLICT,
+    KNIGHT_PLACED_IN_COUNTY,
+    PLACEMENT_PHASE,
+    VOTE_PHASE,
 )
 from domain.games.lancaster.state import (
     Occupant,
@@ -30,7 +39,6 @@ from domain.games.lancaster.state import (
     find_conflict,
     is_ally,
     order,
-    replace,
     seat_of,
     set_player,
     sides,
@@ -56,7 +64,7 @@ def can_place(state: State, seat: int) -> bool:
 
 def start_placement(state: State) -> State:
     """Phase 1 begins with the start player (or the first after it that can place)."""
-    return _advance(replace(state, phase="placement", turn=None))
+    return _advance(replace(state, phase=PLACEMENT_PHASE, turn=None))
 
 
 def _advance(state: State) -> State:
@@ -67,7 +75,7 @@ def _advance(state: State) -> State:
         s = seq[(i + j) % state.n]
         if can_place(state, s):
             return replace(state, turn=s)
-    return replace(state, turn=None, phase="vote", votes={})
+    return replace(state, turn=None, phase=VOTE_PHASE, votes={})
 
 
 # --- legal actions ----------------------------------------------------------------------------
@@ -117,6 +125,7 @@ def favour_options(state: State, tile: str) -> list[dict[str, Any]]:
     seat = seat_of(state, colour)
     ally = is_ally(state, colour)
     kind = FAVOURS[tile]["reward"]
+    opts: list[dict[str, Any]]
     if kind == "upgrade":
         opts = [{"knight": k} for k in upgradable(state, colour)]
     elif kind == "gold_or_squires":
@@ -179,7 +188,7 @@ def decide_county(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
             )
         data["expelled"] = occ.knight
         data["expelled_squires"] = occ.squires
-    return [Event("KnightPlacedInCounty", seat, data)]
+    return [Event(KNIGHT_PLACED_IN_COUNTY, seat, data)]
 
 
 def decide_castle(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
@@ -187,7 +196,7 @@ def decide_castle(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
     colour = _from_court(state, seat, knight, "LA-2.2")
     if space not in castle_free(state, colour):
         raise IllegalAction("LA-2.2", f"castle space {space!r} is not free for {colour}")
-    return [Event("KnightPlacedInCastle", seat, {"knight": knight, "space": space})]
+    return [Event(KNIGHT_PLACED_IN_CASTLE, seat, {"knight": knight, "space": space})]
 
 
 def decide_conflict(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
@@ -204,7 +213,7 @@ def decide_conflict(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
         i = len(card.spaces)
     favour = state.conflict_knights < FAVOUR_LIMIT and bool(state.favour_up)
     data = {"knight": knight, "conflict": n, "space": i, "favour": favour}
-    return [Event("KnightPlacedInConflict", seat, data)]
+    return [Event(KNIGHT_PLACED_IN_CONFLICT, seat, data)]
 
 
 def decide_favour(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
@@ -229,7 +238,7 @@ def decide_favour(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
         gains = {k: v for k, v in extra["goods"].items() if v}
     elif "noble" in extra:
         gains["noble_removed" if is_ally(state, colour) else "noble"] = extra["noble"]
-    return [Event("FavourTaken", seat, {"tile": tile, "knight": due, "gains": gains})]
+    return [Event(FAVOUR_TAKEN, seat, {"tile": tile, "knight": due, "gains": gains})]
 
 
 # --- evolve -----------------------------------------------------------------------------------
@@ -243,7 +252,7 @@ def evolve_county(state: State, e: Event) -> State:
     counties = {**state.counties, d["county"]: Occupant(d["knight"], d["squires"])}
     state = replace(state, court=court, counties=counties)
     if d["squires"]:
-        state = set_player(state, e.seat, squires=state.players[e.seat].squires - d["squires"])
+        state = set_player(state, e.by, squires=state.players[e.by].squires - d["squires"])
     return _advance(state)
 
 
@@ -277,4 +286,4 @@ def evolve_conflict(state: State, e: Event) -> State:
 
 def evolve_favour(state: State, e: Event) -> State:
     state = replace(state, favour_up=state.favour_up - {e.data["tile"]}, favour_due=None)
-    return _advance(apply_gains(state, e.seat, e.data["gains"]))
+    return _advance(apply_gains(state, e.by, e.data["gains"]))

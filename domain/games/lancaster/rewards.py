@@ -13,7 +13,9 @@ from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
-from domain.games.lancaster.components import (
+from domain.frozen import replace
+from domain.games.lancaster.conflicts import enter_conflicts
+from domain.games.lancaster.data import (
     BOTH_COST,
     COUNTIES,
     LETTERS,
@@ -23,14 +25,21 @@ from domain.games.lancaster.components import (
     SURREY,
     colour_of,
 )
-from domain.games.lancaster.conflicts import enter_conflicts
+from domain.games.lancaster.events import (
+    CASTLE_FINISHED,
+    CASTLE_PASSED,
+    CASTLE_PHASE,
+    CASTLE_REWARD_TAKEN,
+    COUNTIES_PHASE,
+    COUNTY_REWARDED,
+    START_PLAYER_CHOSEN,
+)
 from domain.games.lancaster.gains import merge, reward_gains
 from domain.games.lancaster.state import (
     State,
     apply_gains,
     is_ally,
     order,
-    replace,
     seat_of,
     set_player,
     upgradable,
@@ -49,7 +58,7 @@ def _next_county(state: State, after: int) -> State:
 
 
 def enter_counties(state: State) -> State:
-    return _next_county(replace(state, phase="counties", surrey=None), -1)
+    return _next_county(replace(state, phase=COUNTIES_PHASE, surrey=None), -1)
 
 
 def county_owner(state: State) -> int:
@@ -100,11 +109,11 @@ def decide_county_reward(state: State, seat: int, a: dict[str, Any], rng: Rng) -
     if take == "both":
         parts.append({"gold": -BOTH_COST})
     data = {"county": letter, "take": take, "knight": state.counties[letter].knight}
-    return [Event("CountyRewarded", seat, {**data, "gains": merge(*parts)})]
+    return [Event(COUNTY_REWARDED, seat, {**data, "gains": merge(*parts)})]
 
 
 def evolve_county_reward(state: State, e: Event) -> State:
-    state = apply_gains(state, e.seat, e.data["gains"])
+    state = apply_gains(state, e.by, e.data["gains"])
     if e.data["county"] == SURREY:
         return replace(state, surrey=e.seat)
     return _next_county(state, state.county_pos)
@@ -115,7 +124,7 @@ def decide_start_player(state: State, seat: int, a: dict[str, Any]) -> list[Even
         raise IllegalAction("LA-2.7", "only Surrey's holder chooses the start player, once")
     if not 0 <= a["seat"] < state.n:
         raise IllegalAction("LA-2.7", f"there is no seat {a['seat']}")
-    return [Event("StartPlayerChosen", seat, {"start": a["seat"]})]
+    return [Event(START_PLAYER_CHOSEN, seat, {"start": a["seat"]})]
 
 
 def evolve_start_player(state: State, e: Event) -> State:
@@ -128,7 +137,7 @@ def evolve_start_player(state: State, e: Event) -> State:
 
 def enter_castle(state: State) -> State:
     return replace(
-        state, phase="castle", castle_pos=0, castle_taken=frozenset(), castle_passed=False
+        state, phase=CASTLE_PHASE, castle_pos=0, castle_taken=frozenset(), castle_passed=False
     )
 
 
@@ -178,21 +187,21 @@ def decide_castle_reward(state: State, seat: int, a: dict[str, Any], rng: Rng) -
         )
     p = state.players[seat]
     gains = reward_gains(state, p.colour, SPACES[a["source"]], rng, a.get("knight"))
-    return [Event("CastleRewardTaken", seat, {"source": a["source"], "gains": gains})]
+    return [Event(CASTLE_REWARD_TAKEN, seat, {"source": a["source"], "gains": gains})]
 
 
 def decide_castle_pass(state: State, seat: int) -> list[Event]:
-    return [Event("CastlePassed", seat, {})]
+    return [Event(CASTLE_PASSED, seat, {})]
 
 
 def castle_finish(state: State) -> Event:
     seat = castle_seat(state)
     markers = 0 if state.round >= ROUNDS else 1 + len(state.players[seat].nobles)
-    return Event("CastleFinished", seat, {"markers": markers})
+    return Event(CASTLE_FINISHED, seat, {"markers": markers})
 
 
 def evolve_castle_reward(state: State, e: Event) -> State:
-    state = apply_gains(state, e.seat, e.data["gains"])
+    state = apply_gains(state, e.by, e.data["gains"])
     return replace(state, castle_taken=state.castle_taken | {e.data["source"]})
 
 
@@ -201,8 +210,8 @@ def evolve_castle_pass(state: State, e: Event) -> State:
 
 
 def evolve_castle_finished(state: State, e: Event) -> State:
-    p = state.players[e.seat]
-    state = set_player(state, e.seat, markers=p.markers + e.data["markers"])
+    p = state.players[e.by]
+    state = set_player(state, e.by, markers=p.markers + e.data["markers"])
     state = replace(
         state, castle_pos=state.castle_pos + 1, castle_taken=frozenset(), castle_passed=False
     )

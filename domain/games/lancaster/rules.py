@@ -13,37 +13,67 @@ from typing import Any
 
 from domain.engine import Event
 from domain.errors import IllegalAction
-from domain.games.lancaster import conflicts, parliament, placement, rewards, scoring, setup
-from domain.games.lancaster.components import colour_of
+from domain.games.lancaster import conflicts, parliament, placement, rewards, setup
+from domain.games.lancaster.data import colour_of
+from domain.games.lancaster.events import (
+    CASTLE_FINISHED,
+    CASTLE_PASSED,
+    CASTLE_PHASE,
+    CASTLE_REWARD_TAKEN,
+    CONFLICT_RESOLVED,
+    CONFLICTS_PHASE,
+    COUNTIES_PHASE,
+    COUNTY_REWARDED,
+    FAVOUR_TAKEN,
+    GAME_SET_UP,
+    KNIGHT_PLACED_IN_CASTLE,
+    KNIGHT_PLACED_IN_CONFLICT,
+    KNIGHT_PLACED_IN_COUNTY,
+    KNIGHT_RANSOMED,
+    LAW_OPENED,
+    LAW_PASSED,
+    LAW_TOOK_EFFECT,
+    LAW_USED,
+    LAWS_PHASE,
+    NEXT_ROUND_PHASE,
+    OVER_PHASE,
+    PLACEMENT_PHASE,
+    PRISONERS_LOST,
+    ROUND_ENDED,
+    ROUND_STARTED,
+    START_EXTENSION_BUILT,
+    START_PHASE,
+    START_PLAYER_CHOSEN,
+    VOTE_COMMITTED,
+    VOTE_PHASE,
+    VOTES_REVEALED,
+)
 from domain.games.lancaster.state import State, seat_of
 from domain.rng import Rng
 
-initial = setup.initial
-result = scoring.result
-
 _EVOLVE: dict[str, Callable[[State, Event], State]] = {
-    "GameSetUp": setup.evolve_setup,
-    "StartExtensionBuilt": setup.evolve_start,
-    "KnightPlacedInCounty": placement.evolve_county,
-    "KnightPlacedInCastle": placement.evolve_castle,
-    "KnightPlacedInConflict": placement.evolve_conflict,
-    "FavourTaken": placement.evolve_favour,
-    "VoteCommitted": parliament.evolve_vote,
-    "VotesRevealed": parliament.evolve_reveal,
-    "LawTookEffect": parliament.evolve_took_effect,
-    "LawOpened": parliament.evolve_opened,
-    "LawUsed": parliament.evolve_decided,
-    "LawPassed": parliament.evolve_decided,
-    "CountyRewarded": rewards.evolve_county_reward,
-    "StartPlayerChosen": rewards.evolve_start_player,
-    "CastleRewardTaken": rewards.evolve_castle_reward,
-    "CastlePassed": rewards.evolve_castle_pass,
-    "CastleFinished": rewards.evolve_castle_finished,
-    "ConflictResolved": conflicts.evolve_resolved,
-    "KnightRansomed": conflicts.evolve_ransomed,
-    "PrisonersLost": conflicts.evolve_lost,
-    "RoundEnded": setup.evolve_round_ended,
-    "RoundStarted": setup.evolve_round_started,
+    GAME_SET_UP: setup.evolve_setup,
+    START_EXTENSION_BUILT: setup.evolve_start,
+    KNIGHT_PLACED_IN_COUNTY: placement.evolve_county,
+    KNIGHT_PLACED_IN_CASTLE: placement.evolve_castle,
+    KNIGHT_PLACED_IN_CONFLICT: placement.evolve_conflict,
+    FAVOUR_TAKEN: placement.evolve_favour,
+    VOTE_COMMITTED: parliament.evolve_vote,
+    VOTES_REVEALED: parliament.evolve_reveal,
+    LAW_TOOK_EFFECT: parliament.evolve_took_effect,
+    LAW_OPENED: parliament.evolve_opened,
+    LAW_USED: parliament.evolve_decided,
+    LAW_PASSED: parliament.evolve_decided,
+    COUNTY_REWARDED: rewards.evolve_county_reward,
+    START_PLAYER_CHOSEN: rewards.evolve_start_player,
+    CASTLE_REWARD_TAKEN: rewards.evolve_castle_reward,
+    CASTLE_PASSED: rewards.evolve_castle_pass,
+    CASTLE_FINISHED: rewards.evolve_castle_finished,
+    CONFLICT_RESOLVED: conflicts.evolve_resolved,
+    KNIGHT_RANSOMED: conflicts.evolve_ransomed,
+    PRISONERS_LOST: conflicts.evolve_lost,
+    ROUND_ENDED: setup.evolve_round_ended,
+    ROUND_STARTED: setup.evolve_round_started,
 }
 
 
@@ -52,7 +82,7 @@ def evolve(state: State, event: Event) -> State:
 
 
 def is_over(state: State) -> bool:
-    return state.phase == "over"
+    return state.phase == OVER_PHASE
 
 
 # --- who acts ---------------------------------------------------------------------------------
@@ -60,21 +90,21 @@ def is_over(state: State) -> bool:
 
 def to_act(state: State) -> tuple[int, ...]:
     phase = state.phase
-    if phase == "start":
+    if phase == START_PHASE:
         return tuple(s for s in range(state.n) if not state.players[s].built)
-    if phase == "placement":
+    if phase == PLACEMENT_PHASE:
         if state.favour_due is not None:
             return (seat_of(state, colour_of(state.favour_due)),)
         return () if state.turn is None else (state.turn,)
-    if phase == "vote":
+    if phase == VOTE_PHASE:
         return tuple(s for s in range(state.n) if s not in state.votes)
-    if phase == "laws":
+    if phase == LAWS_PHASE:
         return state.law_queue[:1] if state.law_queue else ()
-    if phase == "counties":
+    if phase == COUNTIES_PHASE:
         return (state.surrey,) if state.surrey is not None else (rewards.county_owner(state),)
-    if phase == "castle":
+    if phase == CASTLE_PHASE:
         return (rewards.castle_seat(state),) if rewards.castle_sources(state) else ()
-    if phase == "conflicts":
+    if phase == CONFLICTS_PHASE:
         seat = conflicts.ransom_seat(state)
         return () if seat is None else (seat,)
     return ()
@@ -84,21 +114,21 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if seat not in to_act(state):
         return []
     phase = state.phase
-    if phase == "start":
+    if phase == START_PHASE:
         return setup.legal_start(state, seat)
-    if phase == "placement":
+    if phase == PLACEMENT_PHASE:
         if state.favour_due is not None:
             return placement.legal_favours(state)
         return placement.legal_placements(state, seat)
-    if phase == "vote":
+    if phase == VOTE_PHASE:
         return parliament.legal_votes(state, seat)
-    if phase == "laws":
+    if phase == LAWS_PHASE:
         return parliament.legal_law_actions(state, seat)
-    if phase == "counties":
+    if phase == COUNTIES_PHASE:
         if state.surrey is not None:
             return [{"type": "choose_start_player", "seat": s} for s in range(state.n)]
         return rewards.county_options(state)
-    if phase == "castle":
+    if phase == CASTLE_PHASE:
         return rewards.legal_castle(state)
     return conflicts.legal_ransom(state)
 
@@ -114,31 +144,28 @@ def _no_rng(fn: Callable[[State, int, dict[str, Any]], list[Event]]) -> Decider:
 
 # action type -> (its phase, the rule named when it comes out of phase, the checks)
 _DECIDERS: dict[str, tuple[str, str, Decider]] = {
-    "build_start_extension": ("start", "LA-1", _no_rng(setup.decide_start)),
-    "place_county": ("placement", "LA-2.1", _no_rng(placement.decide_county)),
-    "place_castle": ("placement", "LA-2.2", _no_rng(placement.decide_castle)),
-    "place_conflict": ("placement", "LA-2.3", _no_rng(placement.decide_conflict)),
-    "take_favour": ("placement", "LA-2.3", _no_rng(placement.decide_favour)),
-    "vote": ("vote", "LA-2.4", _no_rng(parliament.decide_vote)),
-    "upgrade": ("laws", "LA-2.5", _no_rng(parliament.decide_law)),
-    "buy": ("laws", "LA-2.5", _no_rng(parliament.decide_law)),
-    "county_reward": ("counties", "LA-2.7", rewards.decide_county_reward),
-    "choose_start_player": ("counties", "LA-2.7", _no_rng(rewards.decide_start_player)),
-    "castle_reward": ("castle", "LA-2.8", rewards.decide_castle_reward),
-    "ransom": ("conflicts", "LA-2.9", _no_rng(conflicts.decide_ransom)),
+    "build_start_extension": (START_PHASE, "LA-1", _no_rng(setup.decide_start)),
+    "place_county": (PLACEMENT_PHASE, "LA-2.1", _no_rng(placement.decide_county)),
+    "place_castle": (PLACEMENT_PHASE, "LA-2.2", _no_rng(placement.decide_castle)),
+    "place_conflict": (PLACEMENT_PHASE, "LA-2.3", _no_rng(placement.decide_conflict)),
+    "take_favour": (PLACEMENT_PHASE, "LA-2.3", _no_rng(placement.decide_favour)),
+    "vote": (VOTE_PHASE, "LA-2.4", _no_rng(parliament.decide_vote)),
+    "upgrade": (LAWS_PHASE, "LA-2.5", _no_rng(parliament.decide_law)),
+    "buy": (LAWS_PHASE, "LA-2.5", _no_rng(parliament.decide_law)),
+    "county_reward": (COUNTIES_PHASE, "LA-2.7", rewards.decide_county_reward),
+    "choose_start_player": (COUNTIES_PHASE, "LA-2.7", _no_rng(rewards.decide_start_player)),
+    "castle_reward": (CASTLE_PHASE, "LA-2.8", rewards.decide_castle_reward),
+    "ransom": (CONFLICTS_PHASE, "LA-2.9", _no_rng(conflicts.decide_ransom)),
 }
 # phase -> (the rule of passing there, the checks)
 _PASSES: dict[str, tuple[str, Decider]] = {
-    "laws": ("LA-2.5", _no_rng(parliament.decide_law)),
-    "castle": ("LA-2.8", lambda state, seat, a, rng: rewards.decide_castle_pass(state, seat)),
-    "conflicts": ("LA-2.9", lambda state, seat, a, rng: [conflicts.prisoners_lost(state, seat)]),
+    LAWS_PHASE: ("LA-2.5", _no_rng(parliament.decide_law)),
+    CASTLE_PHASE: ("LA-2.8", lambda state, seat, a, rng: rewards.decide_castle_pass(state, seat)),
+    CONFLICTS_PHASE: (
+        "LA-2.9",
+        lambda state, seat, a, rng: [conflicts.prisoners_lost(state, seat)],
+    ),
 }
-
-
-def _rule(state: State, kind: str) -> str:
-    if kind == "pass":
-        return _PASSES[state.phase][0] if state.phase in _PASSES else "LA-6"
-    return _DECIDERS[kind][1]
 
 
 def _checked(state: State, seat: int, a: dict[str, Any], rng: Rng) -> list[Event]:
@@ -158,17 +185,17 @@ def _checked(state: State, seat: int, a: dict[str, Any], rng: Rng) -> list[Event
 def _auto(state: State, rng: Rng) -> Event | None:
     """The next step that needs nobody's decision, or None when someone must act (or over)."""
     phase = state.phase
-    if phase == "laws" and state.law_queue is None:
+    if phase == LAWS_PHASE and state.law_queue is None:
         return parliament.open_law(state, rng)
-    if phase == "castle" and not rewards.castle_sources(state):
+    if phase == CASTLE_PHASE and not rewards.castle_sources(state):
         return rewards.castle_finish(state)
-    if phase == "conflicts":
+    if phase == CONFLICTS_PHASE:
         if state.prisoners:
             return None  # an owner decides on ransoms
         if state.conflict_queue:
             return conflicts.resolve(state)
         return setup.end_round(state)
-    if phase == "next_round":
+    if phase == NEXT_ROUND_PHASE:
         return setup.start_round(state, rng)
     return None
 
@@ -183,8 +210,7 @@ def advance(state: State, rng: Rng) -> tuple[State, list[Event]]:
 
 
 def decide(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-    if seat not in to_act(state):
-        raise IllegalAction(_rule(state, action["type"]), f"seat {seat} has nothing to decide now")
+    """The engine checked that ``seat`` is to act and the action's shape."""
     events = _checked(state, seat, dict(action), rng)
     for e in events:
         state = evolve(state, e)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.games.lancaster.components import (
+from domain.games.lancaster.data import (
     EXTENSION_AWARDS,
     FIRST_SPLIT,
     NOBLE_POINTS,
@@ -32,7 +32,7 @@ def awards(keys: dict[int, tuple[int, int]], prizes: tuple[int, ...]) -> dict[in
     if len(levels) > 1:
         second = [s for s, k in keys.items() if k == levels[1]]
         share = prizes[1] if len(second) == 1 else SECOND_SPLIT // len(second)
-        out.update({s: share for s in second})
+        out.update(dict.fromkeys(second, share))
     return out
 
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from domain.engine import Config, Event
 from domain.errors import IllegalAction
-from domain.games.lancaster.components import (
+from domain.frozen import replace
+from domain.games.lancaster.data import (
     COLOURS,
     CONFLICTS,
     DATA,
@@ -25,8 +26,18 @@ from domain.games.lancaster.components import (
     knights_of,
     start_court,
 )
+from domain.games.lancaster.events import (
+    GAME_SET_UP,
+    NEXT_ROUND_PHASE,
+    OVER_PHASE,
+    ROUND_ENDED,
+    ROUND_STARTED,
+    SETUP_PHASE,
+    START_EXTENSION_BUILT,
+    START_PHASE,
+)
 from domain.games.lancaster.placement import start_placement
-from domain.games.lancaster.state import Conflict, Player, State, replace
+from domain.games.lancaster.state import Conflict, Player, State
 from domain.rng import Rng
 
 LAWS_DEALT = 3  # per row
@@ -66,7 +77,7 @@ def initial(config: Config) -> State:
         n=n,
         players=tuple(players),
         round=1,
-        phase="setup",
+        phase=SETUP_PHASE,
         start=0,
         court=frozenset(court),
         reserve=frozenset(reserve),
@@ -76,7 +87,7 @@ def initial(config: Config) -> State:
         upper=(),
         lower=(),
         conflict_deck=tuple(sorted(set(CONFLICTS) - set(removed_conflicts(n)))),
-        noble_stock={letter: per_county for letter in LETTERS},
+        noble_stock=dict.fromkeys(LETTERS, per_county),
         favour_up=favour_tiles(n),
         conflict_knights=0,
         favour_due=None,
@@ -111,10 +122,7 @@ def draw_laws(deck: tuple[tuple[str, ...], ...], count: int, rng: Rng) -> list[s
 
 def draw_conflicts(deck: tuple[int, ...], count: int, rng: Rng) -> list[int]:
     pile = list(deck)
-    out = []
-    for _ in range(min(count, len(pile))):
-        out.append(pile.pop(pile.index(rng.choice(pile))))
-    return out
+    return [pile.pop(pile.index(rng.choice(pile))) for _ in range(min(count, len(pile)))]
 
 
 def setup(config: Config, rng: Rng) -> list[Event]:
@@ -128,7 +136,7 @@ def setup(config: Config, rng: Rng) -> list[Event]:
         "removed_conflicts": list(removed_conflicts(config.n)),
         "favours": sorted(state.favour_up),
     }
-    return [Event("GameSetUp", None, data)]
+    return [Event(GAME_SET_UP, None, data)]
 
 
 def _without_laws(
@@ -150,7 +158,7 @@ def evolve_setup(state: State, e: Event) -> State:
     d = e.data
     return replace(
         state,
-        phase="start",
+        phase=START_PHASE,
         current=tuple(d["current"]),
         debate=tuple(d["debate"]),
         **_deal(state, d["conflicts"], [*d["current"], *d["debate"]]),
@@ -169,12 +177,12 @@ def decide_start(state: State, seat: int, a: dict[str, Any]) -> list[Event]:
         raise IllegalAction("LA-1", "you have built your start extension already")
     if a["space"] not in SPACE_IDS:
         raise IllegalAction("LA-1", f"no castle space {a['space']!r}")
-    return [Event("StartExtensionBuilt", seat, {"space": a["space"]})]
+    return [Event(START_EXTENSION_BUILT, seat, {"space": a["space"]})]
 
 
 def evolve_start(state: State, e: Event) -> State:
     players = list(state.players)
-    players[e.seat] = replace(players[e.seat], built=frozenset({e.data["space"]}))
+    players[e.by] = replace(players[e.by], built=frozenset({e.data["space"]}))
     state = replace(state, players=tuple(players))
     return start_placement(state) if all(p.built for p in state.players) else state
 
@@ -183,7 +191,7 @@ def evolve_start(state: State, e: Event) -> State:
 
 
 def end_round(state: State) -> Event:
-    return Event("RoundEnded", None, {"round": state.round})
+    return Event(ROUND_ENDED, None, {"round": state.round})
 
 
 def evolve_round_ended(state: State, e: Event) -> State:
@@ -197,7 +205,7 @@ def evolve_round_ended(state: State, e: Event) -> State:
         conflict_knights=0,
         favour_due=None,
         conflict_queue=(),
-        phase="over" if state.round >= ROUNDS else "next_round",
+        phase=OVER_PHASE if state.round >= ROUNDS else NEXT_ROUND_PHASE,
     )
 
 
@@ -205,7 +213,7 @@ def start_round(state: State, rng: Rng) -> Event:
     conflicts = draw_conflicts(state.conflict_deck, CONFLICTS_DEALT, rng)
     laws = draw_laws(state.law_deck, LAWS_DEALT, rng)
     return Event(
-        "RoundStarted", None, {"round": state.round + 1, "conflicts": conflicts, "laws": laws}
+        ROUND_STARTED, None, {"round": state.round + 1, "conflicts": conflicts, "laws": laws}
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.frozen import replace
-from domain.games.lancaster.components import (
+from domain.games.lancaster.data import (
     COLOURS,
     SPACE_IDS,
     colour_of,

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.engine import Event
+from domain.engine import Config, Event
 from domain.games.lancaster import conflicts as conflict_rules
 from domain.games.lancaster import rewards
-from domain.games.lancaster.components import (
+from domain.games.lancaster.data import (
     CONFLICTS,
     COUNTIES,
     LETTERS,
@@ -25,10 +25,24 @@ from domain.games.lancaster.components import (
     knights_of,
     strength,
 )
+from domain.games.lancaster.events import (
+    CASTLE_PHASE,
+    CONFLICTS_PHASE,
+    COUNTIES_PHASE,
+    FAVOUR_TAKEN,
+    GAME_SET_UP,
+    LAW_TOOK_EFFECT,
+    LAWS_PHASE,
+    PLACEMENT_PHASE,
+    ROUND_STARTED,
+    VOTE_COMMITTED,
+    VOTE_PHASE,
+    VOTES_REVEALED,
+)
 from domain.games.lancaster.rules import to_act
 from domain.games.lancaster.state import Conflict, State, colours_in_play, order
 
-REVEALING = frozenset({"GameSetUp", "RoundStarted", "VotesRevealed"})
+REVEALING = frozenset({GAME_SET_UP, ROUND_STARTED, VOTES_REVEALED})
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -63,25 +77,25 @@ def _knights(state: State, colour: str) -> dict[str, list[str]]:
 def _pending(state: State) -> dict[str, Any] | None:
     """The decision the game waits for, in public terms."""
     phase = state.phase
-    if phase == "placement":
+    if phase == PLACEMENT_PHASE:
         if state.favour_due is not None:
             return {"kind": "favour", "knight": state.favour_due}
         return {"kind": "place", "seat": state.turn}
-    if phase == "vote":
+    if phase == VOTE_PHASE:
         return {"kind": "vote", "law": state.debate[0]}
-    if phase == "laws" and state.law_queue:
+    if phase == LAWS_PHASE and state.law_queue:
         return {"kind": "law", "law": state.current[state.law_pos], "seats": list(state.law_queue)}
-    if phase == "counties":
+    if phase == COUNTIES_PHASE:
         if state.surrey is not None:
             return {"kind": "start_player", "seat": state.surrey}
         return {"kind": "county", "county": LETTERS[state.county_pos]}
-    if phase == "castle":
+    if phase == CASTLE_PHASE:
         return {
             "kind": "castle",
             "seat": rewards.castle_seat(state),
             "taken": sorted(state.castle_taken),
         }
-    if phase == "conflicts" and state.prisoners:
+    if phase == CONFLICTS_PHASE and state.prisoners:
         return {"kind": "ransom", "seat": conflict_rules.ransom_seat(state)}
     return None
 
@@ -146,7 +160,7 @@ def _view(state: State, seat: int | None, full: bool) -> dict[str, Any]:
             "deck": [len(g) for g in state.law_deck],
         },
     }
-    if state.phase == "vote":
+    if state.phase == VOTE_PHASE:
         vote: dict[str, Any] = {"law": state.debate[0], "committed": sorted(state.votes)}
         if seat is not None and seat in state.votes:
             v = state.votes[seat]
@@ -163,14 +177,14 @@ def _view(state: State, seat: int | None, full: bool) -> dict[str, Any]:
     return out
 
 
-def redact(event: Event, seat: int | None) -> dict[str, Any]:
+def redact(event: Event, seat: int | None, config: Config) -> dict[str, Any]:
     """The data of ``event`` as ``seat`` (None: a spectator) may see it."""
     data = dict(event.data)
     if seat is not None and seat == event.seat:
         return data
-    if event.type == "VoteCommitted":
+    if event.type == VOTE_COMMITTED:
         return {"law": data["law"]}
-    if event.type == "FavourTaken":
+    if event.type == FAVOUR_TAKEN:
         gains = dict(data["gains"])
         goods = gains.pop("gold", 0) + gains.pop("squires", 0)
         if goods:
@@ -181,7 +195,7 @@ def redact(event: Event, seat: int | None) -> dict[str, Any]:
 
 def _builds(event: Event) -> bool:
     d = event.data
-    if event.type == "LawTookEffect":
+    if event.type == LAW_TOOK_EFFECT:
         return any("build" in g for g in d["effects"].values())
     return "build" in d.get("gains", {})
 

@@ -3,16 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
-
-import pytest
 
 from domain.engine import Config, Event, Player
-from domain.errors import IllegalAction
 from domain.games.artus import GAME
 from domain.games.artus.board import Board
-from domain.games.artus.cards import CARDS_PER_TURN, piles_used
-from domain.games.artus.rules import State
+from domain.games.artus.data import CARDS_PER_TURN, piles_used
+from domain.games.artus.state import State
 from domain.rng import Rng
 
 PRINCES_AT = {0: "silver-1", 7: "bronze-1", 14: "silver-2", 22: "bronze-2"}
@@ -69,22 +65,6 @@ def make_state(
         draws_left=draws_left,
         round=round,
     )
-
-
-def play(state: State, seat: int, action: dict[str, Any]) -> tuple[State, list[Event]]:
-    """Decide and evolve one action; the new state and the events."""
-    events = GAME.decide(state, seat, action, RNG)
-    for e in events:
-        state = GAME.evolve(state, e)
-    return state, events
-
-
-def refused(state: State, seat: int, action: dict[str, Any], rule: str) -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        GAME.decide(state, seat, action, RNG)
-    assert info.value.rule == rule, info.value.message
-    assert info.value.message.startswith(f"{rule}:")
-    return info.value
 
 
 def started(players: int = 2, rules: str = "basic", seed: str = "s") -> tuple[State, list[Event]]:

@@ -5,8 +5,9 @@ and AR-5 (displacement).  King on seat 0 unless said: seat s is worth -15..-1 fo
 from __future__ import annotations
 
 from domain.games.artus import GAME
-from domain.games.artus.cards import CARDS, PILE_CARDS, player_cards
-from tests.games.artus.builder import make_state, play, refused
+from domain.games.artus.data import CARDS, PILE_CARDS, player_cards
+from tests.games.artus.builder import make_state
+from tests.support.play import act, refused
 
 
 def test_AR_4_card_catalogue() -> None:
@@ -21,14 +22,14 @@ def test_AR_4_card_catalogue() -> None:
 
 def test_AR_4_played_card_leaves_the_game() -> None:
     state = make_state(knights={25: "red-k1"}, hands={0: ["red/K3-6", "red/K1-3"]})
-    state, _ = play(state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 3})
+    state, _ = act(state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 3})
     assert "red/K3-6" not in state.hands[0] and state.played == ("red/K3-6",)
     assert GAME.view(state, None)["played"] == ["red/K3-6"]
 
 
 def test_AR_4_1_knight_card_scores_the_seat_left() -> None:
     state = make_state(knights={25: "red-k1"}, hands={0: ["red/K3-6"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 3}
     )
     assert state.board.seats[28] == "red-k1" and state.board.seats[25] is None
@@ -37,19 +38,19 @@ def test_AR_4_1_knight_card_scores_the_seat_left() -> None:
     assert event.data["direction"] == "cw" and event.data["kind"] == "knight"
     # Round the table: seat 28 + 3 = seat 2 (passing the King on seat 0 and seat 1).
     state = make_state(knights={27: "red-k1"}, hands={0: ["red/K3-6"]})
-    state, _ = play(state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 4})
+    state, _ = act(state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 4})
     assert state.board.seats[2] == "red-k1" and state.board.scores[0] == 9
 
 
 def test_AR_4_1_backward_knight_card_moves_either_way() -> None:
     base = make_state(knights={10: "red-k1"}, hands={0: ["red/K1-5B"]})
-    cw, _ = play(
+    cw, _ = act(
         base,
         0,
         {"type": "play", "card": "red/K1-5B", "knight": "red-k1", "steps": 5, "direction": "cw"},
     )
     assert cw.board.seats[15] == "red-k1" and cw.board.scores[0] == -6
-    ccw, (event,) = play(
+    ccw, (event,) = act(
         base,
         0,
         {"type": "play", "card": "red/K1-5B", "knight": "red-k1", "steps": 2, "direction": "ccw"},
@@ -74,7 +75,7 @@ def test_AR_4_1_knight_card_refusals() -> None:
 
 def test_AR_4_2_moving_a_prince_scores_the_seat_left() -> None:
     state = make_state(hands={0: ["red/M1-7B"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/M1-7B", "figure": "bronze-2", "steps": 4}
     )
     assert state.board.seats[26] == "bronze-2" and state.board.seats[22] is None
@@ -84,7 +85,7 @@ def test_AR_4_2_moving_a_prince_scores_the_seat_left() -> None:
 
 def test_AR_4_2_moving_the_king_scores_nothing_and_turns_the_table() -> None:
     state = make_state(knights={28: "red-k1"}, hands={0: ["red/M1-7S"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/M1-7S", "figure": "silver-1", "steps": 3}
     )
     assert state.board.seats[3] == "silver-1" and state.board.scores == (0, 0)
@@ -97,17 +98,17 @@ def test_AR_4_2_moving_the_king_scores_nothing_and_turns_the_table() -> None:
 
 def test_AR_4_2_backward_king_card_and_metal_refusals() -> None:
     state = make_state(hands={0: ["red/M1-5B", "red/M1-7S"]})
-    state2, _ = play(
+    state2, _ = act(
         state,
         0,
         {"type": "play", "card": "red/M1-5B", "figure": "silver-2", "steps": 5, "direction": "ccw"},
     )
     assert state2.board.seats[9] == "silver-2" and state2.board.scores[0] == -2
-    act = {"type": "play", "card": "red/M1-7S", "steps": 2}
-    refused(state, 0, {**act, "figure": "bronze-1"}, "AR-4.2")  # silver card
-    refused(state, 0, {**act, "figure": "red-k1"}, "AR-4.2")  # knights are not moved by it
-    refused(state, 0, {**act, "figure": "silver-2", "steps": 8}, "AR-4.2")
-    refused(state, 0, {**act, "figure": "silver-2", "direction": "ccw"}, "AR-4.2")
+    move = {"type": "play", "card": "red/M1-7S", "steps": 2}
+    refused(state, 0, {**move, "figure": "bronze-1"}, "AR-4.2")  # silver card
+    refused(state, 0, {**move, "figure": "red-k1"}, "AR-4.2")  # knights are not moved by it
+    refused(state, 0, {**move, "figure": "silver-2", "steps": 8}, "AR-4.2")
+    refused(state, 0, {**move, "figure": "silver-2", "direction": "ccw"}, "AR-4.2")
     actions = GAME.legal_actions(state, 0)
     assert {a["figure"] for a in actions if a["card"] == "red/M1-7S"} == {"silver-1", "silver-2"}
     assert all("direction" in a for a in actions)
@@ -115,7 +116,7 @@ def test_AR_4_2_backward_king_card_and_metal_refusals() -> None:
 
 def test_AR_4_3_ring_scores_the_prince_seat() -> None:
     state = make_state(hands={0: ["red/RB"]})
-    state, (event,) = play(state, 0, {"type": "play", "card": "red/RB", "prince": "bronze-1"})
+    state, (event,) = act(state, 0, {"type": "play", "card": "red/RB", "prince": "bronze-1"})
     assert state.board.scores[0] == -9  # seat 7
     assert state.board.rings["bronze-1"] == 2 and state.board.supply() == 3
     assert event.data["rings"] == {"bronze-1": 2} and event.data["crowned"] is None
@@ -124,7 +125,7 @@ def test_AR_4_3_ring_scores_the_prince_seat() -> None:
 def test_AR_4_3_third_ring_crowns_the_prince_old_king_keeps_one() -> None:
     state = make_state(rings={"bronze-1": 2}, knights={6: "red-k1"}, hands={0: ["red/RX1"]})
     assert state.board.supply() == 3
-    state, (event,) = play(state, 0, {"type": "play", "card": "red/RX1", "prince": "bronze-1"})
+    state, (event,) = act(state, 0, {"type": "play", "card": "red/RX1", "prince": "bronze-1"})
     assert state.board.scores[0] == -9  # the seat value before the table turned
     assert state.board.king == "bronze-1"
     assert state.board.rings == {"silver-1": 1, "bronze-1": 3, "silver-2": 1, "bronze-2": 1}
@@ -149,7 +150,7 @@ def test_AR_4_3_ring_refusals() -> None:
 
 def test_AR_5_displaced_figure_goes_to_next_empty_seat_ccw() -> None:
     state = make_state(knights={24: "red-k1", 27: "yellow-k1"}, hands={0: ["red/K3-6"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 3}
     )
     assert state.board.seats[27] == "red-k1" and state.board.seats[26] == "yellow-k1"
@@ -165,7 +166,7 @@ def test_AR_5_displaced_figure_goes_to_next_empty_seat_ccw() -> None:
 def test_AR_5_displacement_skips_occupied_seats_and_may_use_the_origin() -> None:
     knights = {24: "red-k1", 27: "yellow-k1", 26: "yellow-k2", 25: "red-k2"}
     state = make_state(knights=knights, hands={0: ["red/K3-6"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/K3-6", "knight": "red-k1", "steps": 3}
     )
     # 26 and 25 are occupied; 24 is the mover's origin, now empty.
@@ -176,7 +177,7 @@ def test_AR_5_displacement_skips_occupied_seats_and_may_use_the_origin() -> None
 
 def test_AR_5_displacement_after_a_backward_move_is_still_ccw() -> None:
     state = make_state(knights={10: "red-k1", 8: "yellow-k1"}, hands={0: ["red/K1-5B"]})
-    state, _ = play(
+    state, _ = act(
         state,
         0,
         {"type": "play", "card": "red/K1-5B", "knight": "red-k1", "steps": 2, "direction": "ccw"},
@@ -188,7 +189,7 @@ def test_AR_5_displacement_after_a_backward_move_is_still_ccw() -> None:
 
 def test_AR_5_displaced_king_turns_the_table() -> None:
     state = make_state(knights={27: "red-k1"}, hands={0: ["red/K2-5"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/K2-5", "knight": "red-k1", "steps": 2}
     )
     assert state.board.seats[0] == "red-k1"
@@ -201,7 +202,7 @@ def test_AR_5_displaced_king_turns_the_table() -> None:
 
 def test_AR_5_prince_displaces_a_knight() -> None:
     state = make_state(knights={9: "yellow-k1", 8: "red-k1"}, hands={0: ["red/M1-7B"]})
-    state, (event,) = play(
+    state, (event,) = act(
         state, 0, {"type": "play", "card": "red/M1-7B", "figure": "bronze-1", "steps": 2}
     )
     # bronze-1 7 -> 9; yellow-k1 goes ccw: 8 taken, 7 (the origin) empty.

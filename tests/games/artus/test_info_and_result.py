@@ -11,7 +11,8 @@ from domain import engine
 from domain.engine import Event
 from domain.errors import BadAction
 from domain.games.artus import GAME
-from tests.games.artus.builder import make_state, play, refused, started
+from tests.games.artus.builder import config, make_state, started
+from tests.support.play import act, refused
 
 
 def test_AR_7_result_highest_score_wins_ties_share() -> None:
@@ -27,7 +28,7 @@ def test_AR_7_result_highest_score_wins_ties_share() -> None:
 
 def test_AR_7_scores_are_running_totals_and_may_go_negative() -> None:
     state = make_state(knights={1: "red-k1"}, scores=(3, 0), hands={0: ["red/K1-3"]})
-    state, _ = play(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
+    state, _ = act(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
     assert state.board.scores == (-12, 0)
 
 
@@ -40,28 +41,28 @@ def test_AR_8_hands_are_hidden_in_views_and_redaction() -> None:
         text = json.dumps(view)
         others = [c for s in range(3) if s != seat for c in hands[s]]
         assert not any(c in text for c in others)
-        red = GAME.redact(dealt, seat)
+        red = GAME.redact(dealt, seat, config())
         assert red["hands"][seat] == list(hands[seat])
         assert [h is None for h in red["hands"]] == [s != seat for s in range(3)]
         assert red["hand_sizes"] == [6, 6, 6]
-    spectator = GAME.redact(dealt, None)
+    spectator = GAME.redact(dealt, None, config())
     assert spectator["hands"] == [None, None, None]
     assert GAME.reveals(dealt)
 
 
 def test_AR_8_others_see_the_pile_not_the_drawn_card() -> None:
     state = make_state(phase="draw", draws_left=1, piles={0: {"king": ["red/RS", "red/RB"]}})
-    state, (drawn,) = play(state, 0, {"type": "draw", "pile": "king"})
+    state, (drawn,) = act(state, 0, {"type": "draw", "pile": "king"})
     assert drawn.type == "CardDrawn" and drawn.seat == 0
-    assert GAME.redact(drawn, 0) == {"pile": "king", "card": drawn.data["card"]}
-    assert GAME.redact(drawn, 1) == {"pile": "king"}
-    assert GAME.redact(drawn, None) == {"pile": "king"}
+    assert GAME.redact(drawn, 0, config()) == {"pile": "king", "card": drawn.data["card"]}
+    assert GAME.redact(drawn, 1, config()) == {"pile": "king"}
+    assert GAME.redact(drawn, None, config()) == {"pile": "king"}
     assert GAME.reveals(drawn)
     view = GAME.view(state, 1)
     assert view["piles"][0] == {"knight": 0, "king": 1} and view["hand_sizes"] == [1, 0]
     assert drawn.data["card"] not in json.dumps(view)
     placed = Event("KnightPlaced", 0, {"seat": 3, "knight": "red-k1"})
-    assert not GAME.reveals(placed) and GAME.redact(placed, 1) == placed.data
+    assert not GAME.reveals(placed) and GAME.redact(placed, 1, config()) == placed.data
 
 
 def test_AR_9_ids_and_declared_actions() -> None:
@@ -74,9 +75,9 @@ def test_AR_9_ids_and_declared_actions() -> None:
         for s, h in enumerate(state.hands)
         for c in h
     )
-    state, (e,) = play(state, 3, {"type": "place_knight", "seat": 1})
+    state, (e,) = act(state, 3, {"type": "place_knight", "seat": 1})
     assert e.data == {"seat": 1, "knight": "blue-k1"}
-    state, (e,) = play(state, 2, {"type": "place_knight", "seat": 2})
+    state, (e,) = act(state, 2, {"type": "place_knight", "seat": 2})
     assert e.data["knight"] == "green-k1"
 
 

@@ -14,8 +14,8 @@ from domain import codec, engine, simulate
 from domain.engine import Event, Match
 from domain.errors import IllegalAction
 from domain.games.artus import GAME
-from domain.games.artus.cards import CARDS, COLOURS, PRINCES, split_card
-from domain.games.artus.rules import State
+from domain.games.artus.data import CARDS, COLOURS, PRINCES, split_card
+from domain.games.artus.state import State
 from domain.rng import Rng
 from tests.games.artus.builder import RNG, config, make_state
 
@@ -62,7 +62,7 @@ def test_random_playthrough_keeps_invariants(rules: str, n: int, seed: str) -> N
         for e in step.events:
             json.dumps(e.data)
             for s in [*range(n), None]:
-                red = json.dumps(GAME.redact(e, s))
+                red = json.dumps(GAME.redact(e, s, config(n, rules)))
                 if e.type == "CardDrawn" and s != e.seat:
                     assert e.data["card"] not in red
         last = step.match

@@ -4,7 +4,8 @@
 from __future__ import annotations
 
 from domain.games.artus import GAME
-from tests.games.artus.builder import make_state, play, refused, started
+from tests.games.artus.builder import make_state, started
+from tests.support.play import act, refused
 
 KNIGHTS = {28: "red-k1", 17: "red-k2", 4: "red-k3", 5: "red-k4", 10: "red-k5", 20: "yellow-k1"}
 
@@ -17,7 +18,7 @@ def adv(card: str, knights: dict[int, str] | None = None, **kw: object) -> objec
 
 def test_AR_6_S_all_and_S_neg_score_every_own_knight() -> None:
     total = 10 + 0 - 12 - 11 - 6  # -19
-    state, (event,) = play(adv("red/S-all"), 0, {"type": "play", "card": "red/S-all"})
+    state, (event,) = act(adv("red/S-all"), 0, {"type": "play", "card": "red/S-all"})
     assert state.board.scores == (total, 0)
     assert event.data["scored"] == {
         "red-k1": 10,
@@ -26,7 +27,7 @@ def test_AR_6_S_all_and_S_neg_score_every_own_knight() -> None:
         "red-k4": -11,
         "red-k5": -6,
     }
-    state, _ = play(adv("red/S-neg"), 0, {"type": "play", "card": "red/S-neg"})
+    state, _ = act(adv("red/S-neg"), 0, {"type": "play", "card": "red/S-neg"})
     assert state.board.scores == (-total, 0)
     refused(adv("red/S-all"), 0, {"type": "play", "card": "red/S-all", "knights": []}, "AR-9")
 
@@ -39,7 +40,7 @@ def test_AR_6_S_gyr_one_each_on_green_yellow_red_or_penalty() -> None:
         ["red-k1", "red-k2", "red-k4"],
         ["red-k1", "red-k2", "red-k5"],
     ]
-    done, _ = play(
+    done, _ = act(
         state, 0, {"type": "play", "card": "red/S-gyr", "knights": ["red-k5", "red-k1", "red-k2"]}
     )
     assert done.board.scores[0] == 10 + 0 - 6
@@ -64,14 +65,14 @@ def test_AR_6_S_gyr_one_each_on_green_yellow_red_or_penalty() -> None:
     assert GAME.legal_actions(no_yellow, 0) == [
         {"type": "play", "card": "red/S-gyr", "knights": []}
     ]
-    done, (event,) = play(no_yellow, 0, {"type": "play", "card": "red/S-gyr", "knights": []})
+    done, (event,) = act(no_yellow, 0, {"type": "play", "card": "red/S-gyr", "knights": []})
     assert done.board.scores[0] == -15 and event.data["penalty"] == -15
 
 
 def test_AR_6_S_carpet_two_knights_on_carpet_or_penalty() -> None:
     state = adv("red/S-carpet")  # red-k2 (17), red-k3 (4), red-k4 (5) are on the carpet
     assert len(GAME.legal_actions(state, 0)) == 3
-    done, _ = play(
+    done, _ = act(
         state, 0, {"type": "play", "card": "red/S-carpet", "knights": ["red-k3", "red-k4"]}
     )
     assert done.board.scores[0] == -23
@@ -83,7 +84,7 @@ def test_AR_6_S_carpet_two_knights_on_carpet_or_penalty() -> None:
         state, 0, {"type": "play", "card": "red/S-carpet", "knights": ["red-k3", "red-k3"]}, "AR-6"
     )
     one = adv("red/S-carpet", {4: "red-k1", 19: "yellow-k1", 20: "red-k2"})
-    done, _ = play(one, 0, {"type": "play", "card": "red/S-carpet", "knights": []})
+    done, _ = act(one, 0, {"type": "play", "card": "red/S-carpet", "knights": []})
     assert done.board.scores[0] == -25
 
 
@@ -92,25 +93,25 @@ def test_AR_6_S_red_three_knights_on_red_or_penalty() -> None:
     assert GAME.legal_actions(state, 0) == [
         {"type": "play", "card": "red/S-red", "knights": ["red-k3", "red-k4", "red-k5"]}
     ]
-    done, _ = play(
+    done, _ = act(
         state, 0, {"type": "play", "card": "red/S-red", "knights": ["red-k3", "red-k4", "red-k5"]}
     )
     assert done.board.scores[0] == -12 - 11 - 6  # a voluntary -50 is not allowed instead
     refused(state, 0, {"type": "play", "card": "red/S-red", "knights": []}, "AR-6")
     two = adv("red/S-red", {4: "red-k1", 5: "red-k2", 20: "red-k3"})
-    done, _ = play(two, 0, {"type": "play", "card": "red/S-red", "knights": []})
+    done, _ = act(two, 0, {"type": "play", "card": "red/S-red", "knights": []})
     assert done.board.scores[0] == -50
 
 
 def test_AR_6_S_choice_move_option() -> None:
     state = adv("red/S-choice")
-    moved, (event,) = play(
+    moved, (event,) = act(
         state,
         0,
         {"type": "play", "card": "red/S-choice", "option": "move", "figure": "red-k5", "steps": 3},
     )
     assert moved.board.seats[13] == "red-k5" and moved.board.scores[0] == -6
-    prince, _ = play(
+    prince, _ = act(
         state,
         0,
         {
@@ -122,7 +123,7 @@ def test_AR_6_S_choice_move_option() -> None:
         },
     )
     assert prince.board.seats[23] == "bronze-2" and prince.board.scores[0] == 4
-    king, (event,) = play(
+    king, (event,) = act(
         state,
         0,
         {
@@ -148,12 +149,12 @@ def test_AR_6_S_choice_move_option() -> None:
 
 def test_AR_6_S_choice_ring_and_score_options() -> None:
     state = adv("red/S-choice", rings={"silver-2": 2})
-    crowned, (event,) = play(
+    crowned, (event,) = act(
         state, 0, {"type": "play", "card": "red/S-choice", "option": "ring", "prince": "silver-2"}
     )
     assert crowned.board.king == "silver-2" and crowned.board.scores[0] == -2  # seat 14
     assert crowned.board.rings["silver-1"] == 1 and event.data["crowned"] == "silver-2"
-    bronze, _ = play(
+    bronze, _ = act(
         state, 0, {"type": "play", "card": "red/S-choice", "option": "ring", "prince": "bronze-2"}
     )
     assert bronze.board.rings["bronze-2"] == 2 and bronze.board.scores[0] == 4  # any metal
@@ -163,7 +164,7 @@ def test_AR_6_S_choice_ring_and_score_options() -> None:
         {"type": "play", "card": "red/S-choice", "option": "ring", "prince": "silver-1"},
         "AR-6",
     )
-    scored, _ = play(
+    scored, _ = act(
         state, 0, {"type": "play", "card": "red/S-choice", "option": "score", "knight": "red-k1"}
     )
     assert scored.board.scores[0] == 10 and scored.board.seats[28] == "red-k1"

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from domain.games.artus import GAME
-from domain.games.artus.cards import CARPET
-from tests.games.artus.builder import make_state, play, refused, started
+from domain.games.artus.data import CARPET
+from tests.games.artus.builder import make_state, started
+from tests.support.play import act, refused
 
 
 def test_AR_1_seat_values_follow_the_king() -> None:
@@ -67,7 +68,7 @@ def test_AR_2_placement_counter_clockwise_then_seat_0_starts() -> None:
         (seat,) = GAME.to_act(state)
         order.append(seat)
         target = GAME.legal_actions(state, seat)[0]["seat"]
-        state, events = play(state, seat, {"type": "place_knight", "seat": target})
+        state, events = act(state, seat, {"type": "place_knight", "seat": target})
         assert events[0].type == "KnightPlaced" and events[0].seat == seat
     assert order == [2, 1, 0] * 5
     assert GAME.to_act(state) == (0,) and state.phase == "play" and state.round == 1
@@ -92,7 +93,7 @@ def test_AR_3_basic_turn_play_one_then_draw_one() -> None:
         piles={0: {"knight": ["red/K2-4"], "king": ["red/RS"]}, 1: {"knight": ["yellow/K2-4"]}},
     )
     refused(state, 0, {"type": "draw", "pile": "knight"}, "AR-3")
-    state, _ = play(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
+    state, _ = act(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
     assert state.phase == "draw" and GAME.to_act(state) == (0,)
     assert GAME.legal_actions(state, 0) == [
         {"type": "draw", "pile": "knight"},
@@ -101,17 +102,17 @@ def test_AR_3_basic_turn_play_one_then_draw_one() -> None:
     refused(
         state, 0, {"type": "play", "card": "red/M4-8", "figure": "bronze-1", "steps": 4}, "AR-3"
     )
-    state, events = play(state, 0, {"type": "draw", "pile": "king"})
+    state, events = act(state, 0, {"type": "draw", "pile": "king"})
     assert events[0].data == {"pile": "king", "card": "red/RS"}
     assert state.hands[0] == ("red/M4-8", "red/RS")
     assert state.piles[0] == {"knight": ("red/K2-4",), "king": ()}
     assert GAME.to_act(state) == (1,) and state.phase == "play" and state.round == 1
     # Seat 1 (the last seat) finishes: the round advances, seat 0 again.
-    state, _ = play(
+    state, _ = act(
         state, 1, {"type": "play", "card": "yellow/K1-3", "knight": "yellow-k1", "steps": 2}
     )
     refused(state, 1, {"type": "draw", "pile": "king"}, "AR-3")  # empty pile
-    state, _ = play(state, 1, {"type": "draw", "pile": "knight"})
+    state, _ = act(state, 1, {"type": "draw", "pile": "knight"})
     assert GAME.to_act(state) == (0,) and state.round == 2
 
 
@@ -120,7 +121,7 @@ def test_AR_3_no_draw_when_all_piles_are_empty() -> None:
         knights={20: "red-k1", 21: "yellow-k1"},
         hands={0: ["red/K1-3", "red/K2-4"], 1: ["yellow/K1-3"]},
     )
-    state, _ = play(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
+    state, _ = act(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
     assert state.phase == "play" and GAME.to_act(state) == (1,)
     assert state.hands[0] == ("red/K2-4",)
 
@@ -133,14 +134,14 @@ def test_AR_3_advanced_two_cards_then_two_draws() -> None:
         piles={0: {"knight": ["red/K3-6"], "scoring": ["red/S-all", "red/S-red"]}},
     )
     assert state.plays_left == 2
-    state, _ = play(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
+    state, _ = act(state, 0, {"type": "play", "card": "red/K1-3", "knight": "red-k1", "steps": 1})
     assert state.phase == "play" and GAME.to_act(state) == (0,)  # second card, still seat 0
     refused(state, 0, {"type": "draw", "pile": "knight"}, "AR-3")
-    state, _ = play(state, 0, {"type": "play", "card": "red/RS", "prince": "silver-2"})
+    state, _ = act(state, 0, {"type": "play", "card": "red/RS", "prince": "silver-2"})
     assert state.phase == "draw" and state.draws_left == 2
-    state, first = play(state, 0, {"type": "draw", "pile": "scoring"})
+    state, first = act(state, 0, {"type": "draw", "pile": "scoring"})
     assert state.phase == "draw" and GAME.to_act(state) == (0,)  # look, then draw another
-    state, second = play(state, 0, {"type": "draw", "pile": "scoring"})
+    state, second = act(state, 0, {"type": "draw", "pile": "scoring"})
     assert {first[0].data["card"], second[0].data["card"]} == {"red/S-all", "red/S-red"}
     assert len(state.hands[0]) == 3
     assert GAME.to_act(state) == (1,) and state.phase == "play" and state.plays_left == 2
@@ -154,7 +155,7 @@ def test_AR_3_game_ends_when_every_card_is_played() -> None:
         round=16,
     )
     assert not GAME.is_over(state)
-    state, _ = play(
+    state, _ = act(
         state, 1, {"type": "play", "card": "yellow/K1-3", "knight": "yellow-k1", "steps": 3}
     )
     assert GAME.is_over(state) and state.phase == "over"

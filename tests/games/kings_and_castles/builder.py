@@ -6,14 +6,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-import pytest
-
-from domain.engine import Config, Event, Player
-from domain.errors import IllegalAction
+from domain import simulate
+from domain.engine import Config, Player
 from domain.games.kings_and_castles import GAME
-from domain.games.kings_and_castles.board import COUNTERS, TERRITORIES
-from domain.games.kings_and_castles.state import ATTACKS, KCState
+from domain.games.kings_and_castles.data import COUNTERS, TERRITORIES
+from domain.games.kings_and_castles.events import ATTACKS
+from domain.games.kings_and_castles.state import State
 from domain.rng import Rng
+from projections import chain
+from projections.records import CREATE, FINISH, Recorded
 
 RNG_SEED = "kc-test"
 
@@ -47,7 +48,7 @@ def position(
     other_country: str | None = None,
     money: Mapping[str, int] | None = None,
     tax_markers: Mapping[str, int] | None = None,
-) -> KCState:
+) -> State:
     """A consistent position: counters named somewhere are taken out of households and the bag.
 
     Territories not in ``holders`` are empty; crowns go round-robin with ``king`` on ``square``.
@@ -83,31 +84,15 @@ def position(
     )
 
 
-def seat_of(state: KCState) -> int:
+def seat_of(state: State) -> int:
     return GAME.to_act(state)[0]
-
-
-def act(state: KCState, action: Mapping[str, Any], n: int = 1) -> tuple[KCState, list[Event]]:
-    """Decide for the seat to act and fold the events."""
-    events = GAME.decide(state, seat_of(state), dict(action), rng(n))
-    for event in events:
-        state = GAME.evolve(state, event)
-    return state, events
-
-
-def refused(state: KCState, action: Mapping[str, Any], rule: str, text: str = "") -> IllegalAction:
-    with pytest.raises(IllegalAction) as info:
-        GAME.decide(state, seat_of(state), dict(action), rng())
-    assert info.value.rule == rule, info.value.message
-    assert text in info.value.message
-    return info.value
 
 
 def attack(target: str, *counters: str) -> dict[str, Any]:
     return {"type": "attack", "target": target, "counters": list(counters)}
 
 
-def every_counter(state: KCState) -> list[str]:
+def every_counter(state: State) -> list[str]:
     """Every counter's place, as a flat list (conservation: no repeats, nothing missing)."""
     out: list[str] = []
     for group in (*state.households.values(), *state.armies.values()):
@@ -119,5 +104,37 @@ def every_counter(state: KCState) -> list[str]:
     return out
 
 
-def counters_in_play(state: KCState) -> set[str]:
+def counters_in_play(state: State) -> set[str]:
     return {cid for cid, c in COUNTERS.items() if c.colour in state.colours or c.is_enemy}
+
+
+def _eager(game: Any, match: Any, seat: int, actions: list[dict[str, Any]], r: Rng) -> dict:
+    """Breaks every version-2 reading where version 1 allows it."""
+    for a in actions:
+        if a["type"] == "end_attacks":
+            return a
+    rouen = [a for a in actions if a["type"] == "occupy_rouen"]
+    king = match.state.crowns.get(match.state.square)
+    baronial = [a for a in rouen if not a["counter"].startswith(f"{king}-")]
+    return (baronial or [r.choice(actions)])[0]
+
+
+def recorded(seed: str, steps: list[simulate.Step]) -> list[Recorded]:
+    """The log the service would store for these steps (commands, actors, the hash chain)."""
+    key, prev, out = chain.chain_key(seed), chain.GENESIS, []
+    for i, step in enumerate(steps):
+        command = CREATE if i == 0 else FINISH if step.action is None else step.action
+        for j, e in enumerate(step.events):
+            rec = Recorded(
+                len(out) + 1, e.type, e.seat, 0, step.seat, command if j == 0 else None,
+                dict(e.data), "",
+            )  # fmt: skip
+            prev = chain.link(key, prev, rec)
+            out.append(replace(rec, hash=prev))
+    return out
+
+
+def v1_steps(seed: str) -> list[simulate.Step]:
+    """A short 2-player game under rules version 1 that breaks version 2 wherever it may."""
+    cfg = Config(GAME.id, {"length": "short"}, (Player("a"), Player("b")), rules_version=1)
+    return list(simulate.playthrough(GAME, cfg, seed, _eager))

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from domain.errors import IllegalAction
 from domain.games.kings_and_castles import GAME
 from domain.games.kings_and_castles.attacks import capture, legal_attacks
-from domain.games.kings_and_castles.board import COUNTERS, ENEMY_POOL, TERRITORIES, ordered
-from domain.games.kings_and_castles.state import KCState
+from domain.games.kings_and_castles.data import COUNTERS, ENEMY_POOL, TERRITORIES, ordered
+from domain.games.kings_and_castles.state import State
 from domain.rng import Rng
 from domain.simulate import playthrough
 from tests.games.kings_and_castles.builder import config, position
@@ -39,7 +39,7 @@ def _lowest(army: list[str], chosen: list[str]) -> tuple[str, ...] | None:
     return tuple(ordered(ids))
 
 
-def canonical(state: KCState, action: Mapping[str, Any]) -> Any:
+def canonical(state: State, action: Mapping[str, Any]) -> Any:
     """An action with interchangeable counters (colour, kind, value) replaced by the lowest ids."""
     army = ordered(state.armies[state.crowns[state.square]]) if state.square else []
     if action["type"] == "attack":
@@ -50,7 +50,7 @@ def canonical(state: KCState, action: Mapping[str, Any]) -> Any:
     return repr(sorted(action.items()))
 
 
-def perturbations(state: KCState, action: Mapping[str, Any]) -> list[dict[str, Any]]:
+def perturbations(state: State, action: Mapping[str, Any]) -> list[dict[str, Any]]:
     kind = action["type"]
     out: list[dict[str, Any]] = []
     if kind == "attack":
@@ -75,7 +75,7 @@ def perturbations(state: KCState, action: Mapping[str, Any]) -> list[dict[str, A
     return out
 
 
-def check_position(state: KCState) -> None:
+def check_position(state: State) -> None:
     seat = GAME.to_act(state)[0]
     legal = GAME.legal_actions(state, seat)
     listed = {canonical(state, a) for a in legal}
@@ -117,7 +117,7 @@ def test_KC_9_listed_actions_accepted_perturbed_refused(
 
 
 @st.composite
-def attack_positions(draw: st.DrawFn) -> KCState:
+def attack_positions(draw: st.DrawFn) -> State:
     holders: dict[str, str] = {}
     enemies = iter(ENEMY_POOL)
     for name in TERRITORIES:
@@ -132,10 +132,8 @@ def attack_positions(draw: st.DrawFn) -> KCState:
     army_pool = [c for c in (*ENEMY_POOL, *PLAYER_UNITS, *MERCENARIES) if c not in used]
     army = draw(st.lists(st.sampled_from(army_pool), min_size=1, max_size=8, unique=True))
     castled = [t for t, h in holders.items() if not COUNTERS[h].is_enemy]
-    castles = {}
-    for t, c in zip(draw(st.permutations(castled))[:3], CASTLES, strict=False):
-        if draw(st.booleans()):
-            castles[t] = c
+    picks = zip(draw(st.permutations(castled))[:3], CASTLES, strict=False)
+    castles = {t: c for t, c in picks if draw(st.booleans())}
     return position(
         square=draw(st.sampled_from([1, 2, 3, 4, 8])),
         king=draw(st.sampled_from(["green", "blue"])),
@@ -148,7 +146,7 @@ def attack_positions(draw: st.DrawFn) -> KCState:
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(attack_positions())
-def test_KC_5_1_and_KC_5_2_enumeration_matches_brute_force(state: KCState) -> None:
+def test_KC_5_1_and_KC_5_2_enumeration_matches_brute_force(state: State) -> None:
     """KC-5.1/KC-5.2: the listed attacks are exactly the legal subsets of the army."""
     king = state.crowns[state.square]
     army = ordered(state.armies[king])

@@ -7,49 +7,41 @@ from dataclasses import replace
 
 from domain import engine
 from domain.games.kings_and_castles import GAME
-from domain.games.kings_and_castles.board import (
+from domain.games.kings_and_castles.data import (
     COUNTERS,
     COUNTRIES,
     ENEMY_POOL,
     TERRITORIES,
     TRACK,
 )
-from domain.games.kings_and_castles.state import (
-    ATTACKS,
-    BONUS,
-    CROWNS,
-    FORMING,
-    OCCUPY,
-    KCState,
-    household_counts,
-)
+from domain.games.kings_and_castles.events import ATTACKS, BONUS, CROWNS, FORMING, OCCUPY
+from domain.games.kings_and_castles.state import State, household_counts
 from domain.rng import Rng
 from tests.games.kings_and_castles.builder import (
-    act,
     config,
     counters_in_play,
     every_counter,
     position,
-    refused,
     seat_of,
 )
+from tests.support.play import act, refused
 
 
-def created(players: int = 4, length: str = "full", seed: str = "setup") -> KCState:
+def created(players: int = 4, length: str = "full", seed: str = "setup") -> State:
     return engine.fold(GAME, engine.create(GAME, config(players, length), Rng.at(seed, 1))).state
 
 
-def through_setup(players: int = 4, length: str = "full") -> KCState:
+def through_setup(players: int = 4, length: str = "full") -> State:
     """Form every army (strongest household units first) and place every crown (first legal)."""
     state = created(players, length)
     n = 2
     while state.phase in (FORMING, CROWNS):
-        state, _ = act(state, GAME.legal_actions(state, seat_of(state))[-1], n)
+        state, _ = act(state, seat_of(state), GAME.legal_actions(state, seat_of(state))[-1], n=n)
         n += 1
     return state
 
 
-def crown_state(players: int, crowns: dict[int, str], step: int, length: str = "full") -> KCState:
+def crown_state(players: int, crowns: dict[int, str], step: int, length: str = "full") -> State:
     return replace(GAME.initial(config(players, length)), phase=CROWNS, crowns=crowns, step=step)
 
 
@@ -112,7 +104,7 @@ def test_KC_2_army_forming_household_then_bag_in_seat_order() -> None:
     """KC-2: each colour forms an army of 10, household choice first, then the bag."""
     state = created(4)
     action = {"type": "draw", "household": {"knight": 4, "men_at_arms": 2, "archers": 0}, "bag": 4}
-    state, (event,) = act(state, action)
+    state, (event,) = act(state, seat_of(state), action)
     assert event.data["household"] == [
         "green-knight-1",
         "green-knight-2",
@@ -129,7 +121,7 @@ def test_KC_2_army_forming_household_then_bag_in_seat_order() -> None:
         "archers": 4,
     }
     assert GAME.to_act(state) == (1,) and state.phase == FORMING
-    refused(state, {**action, "bag": 3}, "KC-4", "exactly 10")
+    refused(state, seat_of(state), {**action, "bag": 3}, "KC-4", "exactly 10")
 
 
 def test_KC_2_crowns_not_next_to_own() -> None:
@@ -137,15 +129,15 @@ def test_KC_2_crowns_not_next_to_own() -> None:
     state = crown_state(4, {5: "green", 9: "blue", 12: "teal", 20: "pink"}, step=4)
     squares = {a["square"] for a in GAME.legal_actions(state, 0)}
     assert 4 not in squares and 6 not in squares and 8 in squares and 10 in squares
-    refused(state, {"type": "place_crown", "square": 6}, "KC-2", "next to")
-    refused(state, {"type": "place_crown", "square": 9}, "KC-2", "already")
-    state, _ = act(state, {"type": "place_crown", "square": 8})
+    refused(state, seat_of(state), {"type": "place_crown", "square": 6}, "KC-2", "next to")
+    refused(state, seat_of(state), {"type": "place_crown", "square": 9}, "KC-2", "already")
+    state, _ = act(state, seat_of(state), {"type": "place_crown", "square": 8})
     assert state.crowns[8] == "green" and GAME.to_act(state) == (1,)
 
 
 def test_KC_2_crowns_next_to_own_when_every_empty_square_is() -> None:
     """KC-2: next to one's own crown only if every empty square is next to one."""
-    crowns = {s: "blue" for s in range(1, 25)}
+    crowns = dict.fromkeys(range(1, 25), "blue")
     for s in (2, 4, 6, 8):
         del crowns[s]
     crowns.update({3: "green", 5: "green", 7: "green"})
@@ -155,13 +147,13 @@ def test_KC_2_crowns_next_to_own_when_every_empty_square_is() -> None:
 
 def test_KC_2_two_player_crown_fallbacks() -> None:
     """KC-2 (2 players): avoid both own colours; else only this colour; else anywhere."""
-    crowns = {s: "blue" for s in range(1, 25)}
+    crowns = dict.fromkeys(range(1, 25), "blue")
     for s in (2, 10):
         del crowns[s]
     crowns.update({1: "green", 11: "pink"})
     state = crown_state(2, crowns, step=20)  # green (seat 0) to place
     assert [a["square"] for a in GAME.legal_actions(state, 0)] == [10]  # next to pink only
-    refused(state, {"type": "place_crown", "square": 2}, "KC-2")
+    refused(state, seat_of(state), {"type": "place_crown", "square": 2}, "KC-2")
     crowns[10] = "blue"
     state = crown_state(2, crowns, step=20)
     assert [a["square"] for a in GAME.legal_actions(state, 0)] == [2]  # anywhere
@@ -206,7 +198,7 @@ def test_KC_2_short_game_setup() -> None:
     assert len(state.bag) == 9 + 4 * 15 and state.last_square == 12
     state = crown_state(4, {}, step=0, length="short")
     assert [a["square"] for a in GAME.legal_actions(state, 0)] == list(range(1, 13))
-    refused(state, {"type": "place_crown", "square": 13}, "KC-2", "no square")
+    refused(state, seat_of(state), {"type": "place_crown", "square": 13}, "KC-2", "no square")
     for players, per_colour in ((4, 3), (3, 4), (2, 3)):
         state = through_setup(players, "short")
         assert set(Counter(state.crowns.values()).values()) == {per_colour}
@@ -219,11 +211,11 @@ def test_KC_2_first_turn_bonus_then_occupy_rouen() -> None:
     king = state.crowns[1]
     draw = GAME.legal_actions(state, seat_of(state))[-1]
     assert sum(draw["household"].values()) + draw["bag"] == 4  # William I's bonus
-    state, _ = act(state, draw)
+    state, _ = act(state, seat_of(state), draw)
     assert len(state.armies[king]) == 14 and state.phase == OCCUPY
     options = GAME.legal_actions(state, seat_of(state))
     assert {a["type"] for a in options} == {"occupy_rouen"}
-    state, _ = act(state, options[0])
+    state, _ = act(state, seat_of(state), options[0])
     assert state.territories["Rouen"] == options[0]["counter"] and state.phase == ATTACKS
 
 
@@ -231,6 +223,6 @@ def test_KC_2_rouen_needs_a_royal_or_baronial_unit() -> None:
     """KC-2: enemy units and mercenaries cannot take Rouen."""
     state = position(phase=OCCUPY, army=["black-knight-1", "green-mercenary-2", "blue-archers-5"])
     assert GAME.legal_actions(state, 0) == [{"type": "occupy_rouen", "counter": "blue-archers-5"}]
-    refused(state, {"type": "occupy_rouen", "counter": "black-knight-1"}, "KC-2")
-    refused(state, {"type": "occupy_rouen", "counter": "green-mercenary-2"}, "KC-2")
-    refused(state, {"type": "attack", "target": "London", "counters": []}, "KC-3")
+    refused(state, seat_of(state), {"type": "occupy_rouen", "counter": "black-knight-1"}, "KC-2")
+    refused(state, seat_of(state), {"type": "occupy_rouen", "counter": "green-mercenary-2"}, "KC-2")
+    refused(state, seat_of(state), {"type": "attack", "target": "London", "counters": []}, "KC-3")

@@ -5,12 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-import pytest
-
 from domain.engine import Config, Event, Player
-from domain.errors import IllegalAction
 from domain.games.lancaster import GAME, rules
-from domain.games.lancaster.components import colour_of
+from domain.games.lancaster.data import colour_of
 from domain.games.lancaster.state import Conflict, Occupant, State, set_player
 from domain.rng import Rng
 
@@ -41,21 +38,8 @@ def started(
     return s
 
 
-def act(state: State, seat: int, action: dict[str, Any], seed: str = "t") -> tuple[State, list]:
-    events = GAME.decide(state, seat, action, Rng.at(seed, 1))
-    for e in events:
-        state = GAME.evolve(state, e)
-    return state, events
-
-
 def settle(state: State, seed: str = "t") -> tuple[State, list]:
     return rules.advance(state, Rng.at(seed, 1))
-
-
-def refused(state: State, seat: int, action: dict[str, Any]) -> str:
-    with pytest.raises(IllegalAction) as info:
-        GAME.decide(state, seat, action, Rng.at("t", 1))
-    return info.value.rule
 
 
 def types(events: list) -> list[str]:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from domain import engine
 from domain.errors import BadAction, IllegalAction
 from domain.games.lancaster import GAME
-from domain.games.lancaster.components import FAVOURS, LAWS, LETTERS, SPACE_IDS, knights_of
+from domain.games.lancaster.data import FAVOURS, LAWS, LETTERS, SPACE_IDS, knights_of
 from domain.rng import Rng
 from domain.simulate import playthrough
 from tests.games.lancaster.helpers import config, started

@@ -8,16 +8,15 @@ from domain.games.lancaster import GAME
 from domain.games.lancaster.conflicts import enter_conflicts
 from domain.games.lancaster.state import State, location
 from tests.games.lancaster.helpers import (
-    act,
     in_castle,
     in_conflict,
     in_county,
     player,
-    refused,
     settle,
     started,
     types,
 )
+from tests.support.play import act, refused
 
 
 def resolved(s: State) -> tuple[State, list]:
@@ -68,13 +67,13 @@ def test_LA_2_9_second_loss_then_ransom_in_player_order() -> None:
     assert ev[0].data["prisoners"] == ["red-3", "blue-2a", "blue-1a"]
     assert s.prisoners == ("red-3", "blue-2a", "blue-1a") and not s.lower
     assert GAME.to_act(s) == (1,)  # the start player first
-    assert refused(s, 1, {"type": "ransom", "knight": "red-3"}) == "LA-2.9"
+    refused(s, 1, {"type": "ransom", "knight": "red-3"}, "LA-2.9")
     s, ev = act(s, 1, {"type": "ransom", "knight": "blue-1a"})
     assert ev[0].data == {"knight": "blue-1a", "gold": 1}
     # blue has 1 gold left, too little for blue-2a, but is asked anyway (gold is hidden)
     assert GAME.to_act(s) == (1,)
     assert GAME.legal_actions(s, 1) == [{"type": "pass"}]
-    assert refused(s, 1, {"type": "ransom", "knight": "blue-2a"}) == "LA-2.9"
+    refused(s, 1, {"type": "ransom", "knight": "blue-2a"}, "LA-2.9")
     s, ev = act(s, 1, {"type": "pass"})
     assert types(ev) == ["PrisonersLost"] and ev[0].data == {"knights": ["blue-2a"]}
     assert GAME.to_act(s) == (0,)

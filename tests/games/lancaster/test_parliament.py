@@ -6,15 +6,8 @@ from dataclasses import replace
 
 from domain.games.lancaster import GAME
 from domain.games.lancaster.state import State, location
-from tests.games.lancaster.helpers import (
-    act,
-    in_conflict,
-    in_county,
-    player,
-    refused,
-    started,
-    types,
-)
+from tests.games.lancaster.helpers import in_conflict, in_county, player, started, types
+from tests.support.play import act, refused
 
 
 def voting(s: State, **changes) -> State:
@@ -32,9 +25,9 @@ def test_LA_2_4_votes_are_secret_and_simultaneous() -> None:
     assert types(ev) == ["VoteCommitted"] and not GAME.reveals(ev[0])
     assert GAME.to_act(s) == (0, 2)
     assert s.players[1].markers == 2  # markers leave only at the reveal
-    assert refused(s, 1, vote("L4", "yes")) == "LA-2.4"  # committed already
-    assert refused(s, 0, vote("L2", "yes")) == "LA-2.4"  # L4 is being voted
-    assert refused(s, 0, vote("L4", "yes", 2)) == "LA-2.4"  # seat 0 has 1 marker
+    refused(s, 1, vote("L4", "yes"), "LA-2.4")  # committed already
+    refused(s, 0, vote("L2", "yes"), "LA-2.4")  # L4 is being voted
+    refused(s, 0, vote("L4", "yes", 2), "LA-2.4")  # seat 0 has 1 marker
     s, _ = act(s, 0, vote("L4", "yes", 1))
     s, ev = act(s, 2, vote("L4", "yes"))
     assert types(ev) == ["VoteCommitted", "VotesRevealed"]
@@ -87,7 +80,7 @@ def test_LA_2_5_laws_take_effect_left_to_right_with_purchases_in_player_order() 
     assert ev[3].data == {"law": "L12", "effects": {"2": {"power": 3}, "0": {"power": 3}}}
     assert ev[4].data == {"law": "L16", "seats": [1, 2, 0]}  # from the start player
     assert GAME.to_act(s) == (1,)
-    assert refused(s, 1, {"type": "buy", "count": 4}) == "LA-2.5"
+    refused(s, 1, {"type": "buy", "count": 4}, "LA-2.5")
     s, ev = act(s, 1, {"type": "buy", "count": 3})
     assert ev[0].data["gains"] == {"gold": -3, "power": 3}
     assert GAME.to_act(s) == (2,)
@@ -111,7 +104,7 @@ def test_LA_2_5_most_laws_reward_every_tied_player_and_upgrades_are_chosen() -> 
     }
     # L1: seats 0 and 1 tie for the most gold; only seat 0 has a deployed knight to upgrade
     assert ev[3].data == {"law": "L1", "seats": [0]}
-    assert refused(s, 0, {"type": "upgrade", "knight": "red-1b"}) == "LA-2.5"  # at court
+    refused(s, 0, {"type": "upgrade", "knight": "red-1b"}, "LA-2.5")  # at court
     s, ev = act(s, 0, {"type": "upgrade", "knight": "red-2a"})
     assert s.counties["C"].knight == "red-3" and location(s, "red-2a") == "reserve"
     # L6: one extension per 2 conflicts, drawn from green's pile and recorded

@@ -8,15 +8,14 @@ from domain.engine import Event
 from domain.games.lancaster import GAME
 from domain.games.lancaster.state import location
 from tests.games.lancaster.helpers import (
-    act,
     in_castle,
     in_conflict,
     in_county,
     only_court,
     player,
-    refused,
     started,
 )
+from tests.support.play import act, refused
 
 
 def county(knight: str, letter: str, squires: int = 0) -> dict:
@@ -72,8 +71,8 @@ def test_LA_2_a_player_with_no_legal_placement_keeps_the_knight_at_court() -> No
 
 def test_LA_2_1_county_below_minimum_refused_even_with_squires() -> None:
     s = player(started(3), 0, squires=5)
-    assert refused(s, 0, county("red-2a", "A", 3)) == "LA-2.1"  # Northumberland: minimum 4
-    assert refused(s, 0, county("red-1a", "C", 4)) == "LA-2.1"  # York: minimum 2
+    refused(s, 0, county("red-2a", "A", 3), "LA-2.1")  # Northumberland: minimum 4
+    refused(s, 0, county("red-1a", "C", 4), "LA-2.1")  # York: minimum 2
     legal = GAME.legal_actions(s, 0)
     assert not [a for a in legal if a["type"] == "place_county" and a["county"] == "A"]
     s, events = act(s, 0, county("red-2a", "C", 0))
@@ -83,8 +82,8 @@ def test_LA_2_1_county_below_minimum_refused_even_with_squires() -> None:
 def test_LA_2_1_expelling_needs_strictly_more_and_returns_the_knight_to_court() -> None:
     s = in_county(started(3), "C", "blue-3", squires=1)  # blue's total there: 4
     s = player(s, 0, squires=3)
-    assert refused(s, 0, county("red-2a", "C", 1)) == "LA-2.1"
-    assert refused(s, 0, county("red-2a", "C", 2)) == "LA-2.1"  # a tie does not expel
+    refused(s, 0, county("red-2a", "C", 1), "LA-2.1")
+    refused(s, 0, county("red-2a", "C", 2), "LA-2.1")  # a tie does not expel
     s, events = act(s, 0, county("red-2a", "C", 3))
     assert events[0].data["expelled"] == "blue-3"
     assert events[0].data["expelled_squires"] == 1
@@ -100,13 +99,13 @@ def test_LA_2_1_expelling_needs_strictly_more_and_returns_the_knight_to_court() 
 
 def test_LA_2_1_never_expel_your_own_knight() -> None:
     s = in_county(started(3), "F", "red-1b")
-    assert refused(s, 0, county("red-2a", "F", 2)) == "LA-2.1"
+    refused(s, 0, county("red-2a", "F", 2), "LA-2.1")
 
 
 def test_LA_2_1_only_the_squires_you_have() -> None:
     s = started(3)
-    assert refused(s, 0, county("red-1a", "F", 3)) == "LA-2.1"
-    assert refused(s, 0, county("blue-1a", "F", 0)) == "LA-2.1"  # not your knight
+    refused(s, 0, county("red-1a", "F", 3), "LA-2.1")
+    refused(s, 0, county("blue-1a", "F", 0), "LA-2.1")  # not your knight
 
 
 # --- LA-2.2: castles --------------------------------------------------------------------------
@@ -115,8 +114,8 @@ def test_LA_2_1_only_the_squires_you_have() -> None:
 def test_LA_2_2_castle_space_must_be_empty_and_an_extension_occupies_it() -> None:
     s = in_castle(started(3), "red-1b", "treasury")
     place = {"type": "place_castle", "knight": "red-2a"}
-    assert refused(s, 0, place | {"space": "treasury"}) == "LA-2.2"
-    assert refused(s, 0, place | {"space": "chapel"}) == "LA-2.2"  # the start extension
+    refused(s, 0, place | {"space": "treasury"}, "LA-2.2")
+    refused(s, 0, place | {"space": "chapel"}, "LA-2.2")  # the start extension
     s, events = act(s, 0, place | {"space": "council"})
     assert events[0].type == "KnightPlacedInCastle"
     assert s.castle["red-2a"] == "council"
@@ -151,8 +150,8 @@ def test_LA_2_3_topmost_free_space_then_stacking() -> None:
 def test_LA_2_3_full_conflict_refused_unless_you_hold_a_space() -> None:
     s = started(4)
     s = in_conflict(s, 1, ("blue-3",), ("green-3",), ("yellow-3",))
-    assert refused(s, 0, conflict("red-1a", 1)) == "LA-2.3"
-    assert refused(s, 0, conflict("red-1a", 99)) == "LA-2.3"
+    refused(s, 0, conflict("red-1a", 1), "LA-2.3")
+    refused(s, 0, conflict("red-1a", 99), "LA-2.3")
     s = in_conflict(s, 4, ("blue-4",), ("red-4",), ("yellow-4",))
     s, ev = act(s, 0, conflict("red-1a", 4))
     assert ev[0].data["space"] == 1
@@ -162,22 +161,20 @@ def test_LA_2_3_kings_favour_after_the_sixth_conflict_knight_refused() -> None:
     s = replace(started(3), conflict_knights=5)
     s, ev = act(s, 0, conflict("red-1a", 1))  # the sixth
     assert ev[0].data["favour"] is True
-    assert refused(s, 0, conflict("red-2a", 1)) == "LA-2.3"  # take the favour first
+    refused(s, 0, conflict("red-2a", 1), "LA-2.3")  # take the favour first
     s, _ = act(s, 0, {"type": "take_favour", "tile": "noble-1", "noble": "B"})
     assert s.players[0].nobles == ("B",) and s.noble_stock["B"] == 1
     s, ev = act(s, 1, conflict("blue-1a", 1))  # the seventh: no favour
     assert ev[0].data["favour"] is False and s.favour_due is None
     assert GAME.to_act(s) == (2,)
-    assert refused(s, 2, {"type": "take_favour", "tile": "noble-2", "noble": "C"}) == "LA-2.3"
+    refused(s, 2, {"type": "take_favour", "tile": "noble-2", "noble": "C"}, "LA-2.3")
 
 
 def test_LA_2_3_favour_upgrade_swaps_in_place_and_tiles_turn_face_down() -> None:
     s = started(3)
     s, _ = act(s, 0, conflict("red-2a", 4))
-    assert refused(s, 0, {"type": "take_favour", "tile": "upgrade-9", "knight": "red-2a"})
-    assert refused(s, 0, {"type": "take_favour", "tile": "upgrade-2", "knight": "red-4"}) == (
-        "LA-2.3"  # no strength-5 knight to swap in
-    )
+    refused(s, 0, {"type": "take_favour", "tile": "upgrade-9", "knight": "red-2a"})
+    refused(s, 0, {"type": "take_favour", "tile": "upgrade-2", "knight": "red-4"}, "LA-2.3")
     s, ev = act(s, 0, {"type": "take_favour", "tile": "upgrade-2", "knight": "red-2a"})
     assert ev[0].data["gains"] == {"upgrade": ["red-2a", "red-3"]}
     assert next(c for c in s.upper if c.n == 4).spaces == (("red-3",),)
@@ -185,9 +182,7 @@ def test_LA_2_3_favour_upgrade_swaps_in_place_and_tiles_turn_face_down() -> None
     assert "upgrade-2" not in s.favour_up
     s, _ = act(s, 1, conflict("blue-1a", 4))
     assert {a["tile"] for a in GAME.legal_actions(s, 1)} == set(s.favour_up)
-    assert refused(s, 1, {"type": "take_favour", "tile": "upgrade-2", "knight": "blue-1a"}) == (
-        "LA-2.3"  # face down now
-    )
+    refused(s, 1, {"type": "take_favour", "tile": "upgrade-2", "knight": "blue-1a"}, "LA-2.3")
     # the tiles turn face up again for the next round
     s = GAME.evolve(replace(s, favour_due=None), Event("RoundEnded", None, {"round": 1}))
     assert len(s.favour_up) == 5
@@ -196,9 +191,7 @@ def test_LA_2_3_favour_upgrade_swaps_in_place_and_tiles_turn_face_down() -> None
 def test_LA_2_3_favour_noble_must_be_one_you_do_not_hold() -> None:
     s = player(started(3), 0, nobles=("C",))
     s, _ = act(s, 0, conflict("red-1a", 1))
-    assert refused(s, 0, {"type": "take_favour", "tile": "noble-1", "noble": "C"}) == "LA-2.3"
-    assert refused(s, 0, {"type": "take_favour", "tile": "goods-1", "goods": {"gold": 3}}) == (
-        "LA-2.3"
-    )
+    refused(s, 0, {"type": "take_favour", "tile": "noble-1", "noble": "C"}, "LA-2.3")
+    refused(s, 0, {"type": "take_favour", "tile": "goods-1", "goods": {"gold": 3}}, "LA-2.3")
     s, _ = act(s, 0, {"type": "take_favour", "tile": "noble-1", "noble": "D"})
     assert s.players[0].nobles == ("C", "D")

@@ -10,7 +10,7 @@ import pytest
 from domain import codec, engine
 from domain.engine import Config, Player
 from domain.games.lancaster import GAME
-from domain.games.lancaster.components import SPACE_IDS
+from domain.games.lancaster.data import SPACE_IDS
 from domain.games.lancaster.state import State, all_knights
 from domain.rng import Rng
 from domain.simulate import bot_chooser, playthrough
@@ -61,9 +61,9 @@ def test_random_play_to_the_end(n: int, seed: str) -> None:
             assert codec.decode(GAME.state_type, json.loads(json.dumps(codec.encode(s)))) == s
         for e in step.events:
             for seat in [*range(n), None]:
-                json.dumps(GAME.redact(e, seat))
+                json.dumps(GAME.redact(e, seat, config(n)))
             if e.type == "VoteCommitted":
-                assert GAME.redact(e, None) == {"law": e.data["law"]}
+                assert GAME.redact(e, None, config(n)) == {"law": e.data["law"]}
     final = steps[-1].match
     assert final.status(GAME) == engine.FINISHED and GAME.is_over(final.state)
     assert final.state.round == 5

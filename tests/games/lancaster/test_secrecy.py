@@ -14,7 +14,8 @@ from domain.games.lancaster import GAME
 from domain.games.lancaster.rewards import enter_castle
 from domain.rng import Rng
 from domain.simulate import playthrough
-from tests.games.lancaster.helpers import act, config, player, started
+from tests.games.lancaster.helpers import config, player, started
+from tests.support.play import act
 
 
 def test_LA_5_gold_and_squires_are_behind_the_screen() -> None:
@@ -46,18 +47,18 @@ def test_LA_5_favour_goods_split_is_private() -> None:
         s, 0, {"type": "take_favour", "tile": "goods-1", "goods": {"gold": 1, "squires": 1}}
     )
     taken = ev[0]
-    assert GAME.redact(taken, 0)["gains"] == {"gold": 1, "squires": 1}
+    assert GAME.redact(taken, 0, config(3))["gains"] == {"gold": 1, "squires": 1}
     for seat in (1, 2, None):
-        assert GAME.redact(taken, seat)["gains"] == {"goods": 2}
+        assert GAME.redact(taken, seat, config(3))["gains"] == {"goods": 2}
 
 
 def test_LA_5_a_vote_stays_secret_until_the_reveal() -> None:
     s = replace(started(3), phase="vote", turn=None, votes={})
     s, ev = act(s, 1, {"type": "vote", "law": "L4", "tile": "no", "markers": 1})
     committed = ev[0]
-    assert GAME.redact(committed, 1) == {"law": "L4", "tile": "no", "markers": 1}
+    assert GAME.redact(committed, 1, config(3)) == {"law": "L4", "tile": "no", "markers": 1}
     for seat in (0, 2, None):
-        assert GAME.redact(committed, seat) == {"law": "L4"}
+        assert GAME.redact(committed, seat, config(3)) == {"law": "L4"}
         v = GAME.view(s, seat)
         assert v["vote"] == {"law": "L4", "committed": [1]}
     assert GAME.view(s, 1)["vote"]["mine"] == {"tile": "no", "markers": 1}
@@ -97,7 +98,9 @@ def test_LA_5_non_interference_of_votes(n: int, seed: str, choice: st.DataObject
     (ma, ea), (mb, eb) = worlds
     for seat in (0, 2, None):
         assert GAME.view(ma.state, seat) == GAME.view(mb.state, seat)
-        assert [GAME.redact(e, seat) for e in ea] == [GAME.redact(e, seat) for e in eb]
+        assert [GAME.redact(e, seat, config(n)) for e in ea] == [
+            GAME.redact(e, seat, config(n)) for e in eb
+        ]
     assert GAME.to_act(ma.state) == GAME.to_act(mb.state)
     assert GAME.legal_actions(ma.state, 0) == GAME.legal_actions(mb.state, 0)
     # seat 0 commits the same vote in both worlds: still identical for seat 2 and spectators
@@ -106,7 +109,9 @@ def test_LA_5_non_interference_of_votes(n: int, seed: str, choice: st.DataObject
     mb, eb = _commit(mb, 0, zero, seed)
     for seat in (2, None):
         assert GAME.view(ma.state, seat) == GAME.view(mb.state, seat)
-        assert [GAME.redact(e, seat) for e in ea] == [GAME.redact(e, seat) for e in eb]
+        assert [GAME.redact(e, seat, config(n)) for e in ea] == [
+            GAME.redact(e, seat, config(n)) for e in eb
+        ]
     # the reveal shows everything
     for seat in range(2, n):
         ma, ea = _commit(ma, seat, GAME.legal_actions(ma.state, seat)[0], seed)
@@ -116,7 +121,7 @@ def test_LA_5_non_interference_of_votes(n: int, seed: str, choice: st.DataObject
     assert GAME.reveals(reveal_a)
     assert reveal_a.data["votes"]["1"] == {"tile": a["tile"], "markers": a["markers"]}
     assert reveal_b.data["votes"]["1"] == {"tile": b["tile"], "markers": b["markers"]}
-    assert GAME.redact(reveal_a, 0) == reveal_a.data
+    assert GAME.redact(reveal_a, 0, config(n)) == reveal_a.data
 
 
 def test_LA_5_views_are_json() -> None:

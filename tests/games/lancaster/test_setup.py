@@ -6,9 +6,10 @@ import pytest
 
 from domain import engine
 from domain.games.lancaster import GAME
-from domain.games.lancaster.components import LAW_GROUPS
+from domain.games.lancaster.data import LAW_GROUPS
 from domain.rng import Rng
-from tests.games.lancaster.helpers import act, config, refused, started
+from tests.games.lancaster.helpers import config, started
+from tests.support.play import act, refused
 
 
 @pytest.mark.parametrize(
@@ -64,7 +65,7 @@ def test_LA_1_start_extension_once_then_placement_from_seat_0() -> None:
         ),
     )
     s, _ = act(s, 1, {"type": "build_start_extension", "space": "treasury"})
-    assert refused(s, 1, {"type": "build_start_extension", "space": "chapel"}) == "LA-1"
+    refused(s, 1, {"type": "build_start_extension", "space": "chapel"}, "LA-1")
     assert GAME.to_act(s) == (0, 2)
     s, _ = act(s, 0, {"type": "build_start_extension", "space": "chapel"})
     s, _ = act(s, 2, {"type": "build_start_extension", "space": "council"})
@@ -91,14 +92,14 @@ def test_LA_1_start_extension_space_must_exist() -> None:
             },
         ),
     )
-    assert refused(s, 0, {"type": "build_start_extension", "space": "moat"}) == "LA-1"
+    refused(s, 0, {"type": "build_start_extension", "space": "moat"}, "LA-1")
 
 
 def test_LA_1_knight_names_and_allies() -> None:
     s = started(2)
     assert s.players[0].ally == "green" and s.players[1].ally == "yellow"
     assert "green-2a" in s.court and "green-1a" in s.reserve
-    assert {k for k in s.court} == {
+    assert set(s.court) == {
         "red-1a",
         "red-2a",
         "blue-1a",

@@ -8,14 +8,8 @@ from domain.games.lancaster import GAME
 from domain.games.lancaster.conflicts import enter_conflicts
 from domain.games.lancaster.rewards import enter_castle, enter_counties
 from domain.games.lancaster.state import location
-from tests.games.lancaster.helpers import (
-    act,
-    in_conflict,
-    in_county,
-    refused,
-    settle,
-    started,
-)
+from tests.games.lancaster.helpers import in_conflict, in_county, settle, started
+from tests.support.play import act, refused
 
 
 def county(knight: str, letter: str, squires: int = 0) -> dict:
@@ -27,8 +21,8 @@ def test_LA_4_the_player_places_its_allys_knights_without_squires() -> None:
     legal = GAME.legal_actions(s, 0)
     assert county("green-2a", "C") in legal
     assert county("green-2a", "C", 1) not in legal
-    assert refused(s, 0, county("green-2a", "C", 1)) == "LA-4"
-    assert refused(s, 0, county("yellow-2a", "C")) == "LA-2.1"  # the opponent's ally
+    refused(s, 0, county("green-2a", "C", 1), "LA-4")
+    refused(s, 0, county("yellow-2a", "C"), "LA-2.1")  # the opponent's ally
     s, _ = act(s, 0, county("green-2a", "C"))
     assert GAME.to_act(s) == (1,)  # allies are not seats
     assert GAME.to_act(replace(s, phase="vote", turn=None, votes={})) == (0, 1)
@@ -36,7 +30,7 @@ def test_LA_4_the_player_places_its_allys_knights_without_squires() -> None:
 
 def test_LA_4_never_expel_your_own_or_your_allys_knight() -> None:
     s = in_county(started(2), "F", "green-1a")
-    assert refused(s, 0, county("red-2a", "F", 2)) == "LA-4"
+    refused(s, 0, county("red-2a", "F", 2), "LA-4")
     s = replace(s, turn=1)
     s, ev = act(s, 1, county("blue-2a", "F"))  # the opponent may expel it
     assert ev[0].data["expelled"] == "green-1a" and location(s, "green-1a") == "court"
@@ -52,11 +46,11 @@ def test_LA_4_own_and_ally_share_a_conflict_not_a_space() -> None:
     # an ally's King's favour: goods are lost, a noble tile leaves the game
     legal = GAME.legal_actions(s, 0)
     assert {"type": "take_favour", "tile": "goods-2"} in legal
-    assert (
-        refused(
-            s, 0, {"type": "take_favour", "tile": "goods-2", "goods": {"gold": 2, "squires": 0}}
-        )
-        == "LA-2.3"
+    refused(
+        s,
+        0,
+        {"type": "take_favour", "tile": "goods-2", "goods": {"gold": 2, "squires": 0}},
+        "LA-2.3",
     )
     gold = s.players[0].gold
     s, ev = act(s, 0, {"type": "take_favour", "tile": "noble-1", "noble": "A"})

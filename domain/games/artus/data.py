@@ -8,14 +8,12 @@ of figures and cards (AR-9).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("data.json").read_text(encoding="utf-8")
-)
+from domain.data import load
+
+DATA: dict[str, Any] = load(__name__.rpartition(".")[0])
 
 N_SEATS: int = DATA["seats"]
 VALUES: tuple[int, ...] = tuple(DATA["value_by_clockwise_offset_from_king"])

@@ -6,14 +6,12 @@ for mercenaries and castles it is the value (KC-1).
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("data.json").read_text(encoding="utf-8")
-)
+from domain.data import load
+
+DATA: dict[str, Any] = load(__name__.rpartition(".")[0])
 
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])  # green, blue, teal, pink
 ENEMY: str = DATA["enemy_colour"]  # black
@@ -118,7 +116,8 @@ def ordered(ids: Any) -> list[str]:
 def colour_counters(colour: str, length: str) -> tuple[list[str], list[str]]:
     """(household, bag) ids of one colour at set-up (KC-2): the lowest-numbered units stay home."""
     household = DATA["per_colour"][length]["household"]
-    home, bag = [], []
+    home: list[str] = []
+    bag: list[str] = []
     for c in _colour_set(colour):
         (home if c.is_unit and c.n <= household[c.kind] else bag).append(c.id)
     return home, bag

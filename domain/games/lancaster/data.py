@@ -7,14 +7,12 @@ several knights of that strength (``red-1a``, ``red-1b``, ``red-1c``, ``red-2a``
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = json.loads(
-    resources.files(__package__).joinpath("data.json").read_text(encoding="utf-8")
-)
+from domain.data import load
+
+DATA: dict[str, Any] = load(__name__.rpartition(".")[0])
 
 ROUNDS: int = DATA["rounds"]
 COLOURS: tuple[str, ...] = tuple(DATA["colours"])
