@@ -85,10 +85,10 @@ def floor_rows(env: Servers, posts: int) -> list[Row]:
     ch = env.chronicle
     pool = [s for g in all_games() for s in scripts(g, 2, "floor")]
     service_ms(ch, pool, WARMUP)
-    ping = ping_ms(ch.store.r, posts)
+    ping = ping_ms(env.events, posts)
     floor = healthz_ms(env.api, posts)
     service = service_ms(ch, pool, posts)
-    ping += ping_ms(ch.store.r, posts)
+    ping += ping_ms(env.events, posts)
     return [
         ratio_row("GET /healthz via HTTP p50 (gunicorn + Flask floor)", median(floor), "ms",
                   "Redis PING p50", median(ping), "-", 0,
@@ -107,9 +107,9 @@ def append_rows(env: Servers, posts: int) -> list[Row]:
     for game in all_games():
         pool = scripts(game, 6, "latency")
         post_ms(ch, env.api, pool, WARMUP)
-        ping = ping_ms(ch.store.r, posts)
+        ping = ping_ms(env.events, posts)
         took = post_ms(ch, env.api, pool, posts)
-        ping += ping_ms(ch.store.r, posts)
+        ping += ping_ms(env.events, posts)
         p50, p99 = median(took), pct(took, 99)
         note = f"{len(took)} POSTs by one keep-alive client; PING p99 {pct(ping, 99):.3f} ms"
         rows.append(
@@ -130,7 +130,7 @@ class Parked:
 
     def __init__(self, env: Servers, count: int) -> None:
         ch = env.chronicle
-        self.r0 = ch.store.r
+        self.r0 = env.events
         self.r1 = redis.Redis.from_url(env.url.rsplit("/", 1)[0] + "/1")
         pools = itertools.cycle([s for g in all_games() for s in scripts(g, 4, "fill")])
         start = time.perf_counter()
@@ -169,10 +169,10 @@ def fill(ch: Chronicle, live: int) -> None:
         ch.create(None, script.game, script.players, script.options, None)
 
 
-def reconciler_ms(ch: Chronicle) -> float:
+def reconciler_ms(ch: Chronicle, r: redis.Redis) -> float:
     """One pass of the worker's reconciler (it walks every stored game every 10 s)."""
     start = time.perf_counter()
-    queue = Queue(QUEUE, connection=ch.store.r, serializer=JSONSerializer)
+    queue = Queue(QUEUE, connection=r, serializer=JSONSerializer)
     missing_follow_ups(ch.store, queue, 5000, now_ms())
     return (time.perf_counter() - start) * 1000
 
@@ -195,7 +195,7 @@ def many_games_rows(env: Servers, posts: int, live: int, rounds: int) -> list[Ro
                 parked.unpark()
                 many += post_ms(ch, env.api, pool, posts // rounds)
                 counts[1] = max(counts[1], ch.store.count())
-                scan = max(scan, reconciler_ms(ch))
+                scan = max(scan, reconciler_ms(ch, env.events))
                 parked.park()
             else:
                 few += post_ms(ch, env.api, pool, posts // rounds)

@@ -70,7 +70,8 @@ class Servers:
         self._spawn([sys.executable, "-m", "chronicle", "worker"], env, "worker.log")
         self.api = f"http://127.0.0.1:{port}"
         self._wait_ready()
-        store = RedisEventStore(connect(self.url))
+        self.events = connect(self.url)  # the service's client (its timeouts)
+        store = RedisEventStore(self.events)
         self.chronicle = Chronicle(store, RQJobQueue(connect(self.url)), ADMIN_TOKEN)
 
     def _spawn(self, args: list[str], env: dict[str, str], log: str) -> None:

@@ -23,7 +23,7 @@ CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 
 
 def is_cluster_url(url: str | None) -> bool:
-    return bool(url) and url.split("://", 1)[0].lower() in CLUSTER_SCHEMES  # type: ignore[union-attr]
+    return url is not None and url.split("://", 1)[0].lower() in CLUSTER_SCHEMES
 
 
 def connect(url: str) -> Any:

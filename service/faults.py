@@ -22,7 +22,7 @@ POINTS = frozenset({"after_append", "bot_turn"})
 
 def armed(name: str) -> bool:
     value = os.environ.get(ENV)
-    return bool(value) and name in {p.strip() for p in value.split(",")}
+    return bool(value) and name in {p.strip() for p in (value or "").split(",")}
 
 
 def point(name: str) -> None:

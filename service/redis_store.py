@@ -281,7 +281,8 @@ class RedisEventStore:
         return _decoded({_s(a): _s(b) for a, b in self.r.hgetall(keys(game_id)["meta"]).items()})
 
     def read(self, game_id: str, after: int, limit: int) -> list[Recorded]:
-        entries = self.r.xrange(keys(game_id)["log"], f"{after + 1}-0", "+", count=limit)
+        # redis-py types a response as "sync or async"; this client is sync.
+        entries: Any = self.r.xrange(keys(game_id)["log"], f"{after + 1}-0", "+", count=limit)
         return [decode_entry(i, f) for i, f in entries]
 
     def wait(self, game_id: str, after: int, timeout_ms: int) -> bool:

@@ -12,7 +12,7 @@ from service.chronicle import Chronicle
 from service.loading import Current
 
 PREFIX = "/api/v1"
-AUTH = [{"bearer": []}, {}]
+AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 # OpenAPI links: what a client (and schemathesis' stateful tests) can do with a new game.
 _GAME_ID = {"game_id": "$response.body#/id"}

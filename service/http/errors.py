@@ -55,10 +55,9 @@ def http_error(error: HTTPException) -> Any:
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     if messages:
-        details = _flatten(messages)
-        status = 400
-        names = ", ".join(sorted(details)) or "the request"
-        return jsonify(body("bad_request", f"invalid request: {names}", details)), status
+        fields = _flatten(messages)
+        names = ", ".join(sorted(fields)) or "the request"
+        return jsonify(body("bad_request", f"invalid request: {names}", fields)), 400
     if status >= 500:
         log.error("unexpected server error: %s", error.name)
         return jsonify(body("internal", "internal error; it has been logged")), 500

@@ -44,7 +44,7 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import redis
@@ -151,7 +151,7 @@ def install(
     (returns the limiter, or None if both rate limits are off)."""
     app.before_request(_refuse_deep_json)
     per_token, per_address = configured(env, defaults)
-    limits = []
+    limits: list[str | Callable[[], str] | ApplicationLimit] = []
     if per_address:
         limits.append(
             ApplicationLimit(

@@ -3,6 +3,7 @@ OpenAPI document.  Schemas live only here, at the edge; the domain sees plain di
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,14 +18,15 @@ class _Printable(validate.Regexp):
     and logs), not blank.  The pattern is documented in the OpenAPI document; it is matched
     against the whole value (``re.match`` would let a final newline through ``$``)."""
 
+    PATTERN = re.compile(r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$")
+
     def __init__(self) -> None:
         super().__init__(
-            r"^[^\x00-\x1f\x7f-\x9f]*[^\s\x00-\x1f\x7f-\x9f][^\x00-\x1f\x7f-\x9f]*$",
-            error="must be printable text (no control characters, not blank)",
+            self.PATTERN, error="must be printable text (no control characters, not blank)"
         )
 
-    def __call__(self, value: str) -> str:  # type: ignore[override]
-        if self.regex.fullmatch(value) is None:
+    def __call__(self, value: Any) -> Any:
+        if not isinstance(value, str) or self.PATTERN.fullmatch(value) is None:
             raise ValidationError(self._format_error(value))
         return value
 

@@ -13,6 +13,8 @@ import shutil
 import socket
 import subprocess
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import redis
@@ -92,7 +94,7 @@ class RedisClusterServer:
         clients = [redis.Redis(port=p, socket_connect_timeout=0.2) for p in self.ports]
         deadline = time.monotonic() + timeout
         for c in clients:
-            self._wait(lambda c=c: c.ping(), deadline)
+            self._wait(partial(_pings, c), deadline)
         if self.masters < 3:  # redis-cli --cluster create wants 3 masters: do it by hand
             for i, c in enumerate(clients):
                 lo, hi = 16384 * i // self.masters, 16384 * (i + 1) // self.masters
@@ -107,13 +109,13 @@ class RedisClusterServer:
             if done.returncode != 0:
                 raise RuntimeError(f"redis-cli --cluster create failed: {done.stdout[-2000:]}")
         for c in clients:
-            self._wait(lambda c=c: _ready(c.execute_command("CLUSTER", "INFO")), deadline)
+            self._wait(partial(_cluster_ok, c), deadline)
         return self.url
 
-    def _wait(self, ready: object, deadline: float) -> None:
+    def _wait(self, ready: Callable[[], bool], deadline: float) -> None:
         while True:
             try:
-                if ready():  # type: ignore[operator]
+                if ready():
                     return
             except redis.RedisError:
                 pass
@@ -134,3 +136,11 @@ class RedisClusterServer:
                 proc.kill()
                 proc.wait()
         self.procs.clear()
+
+
+def _pings(client: redis.Redis) -> bool:
+    return bool(client.ping())
+
+
+def _cluster_ok(client: redis.Redis) -> bool:
+    return bool(_ready(client.execute_command("CLUSTER", "INFO")))

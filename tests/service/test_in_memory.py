@@ -1,0 +1,105 @@
+"""Fast unit tests of the service on the in-memory event store (no Redis, no HTTP).
+
+They check the service's own logic; every behaviour here is also proven against real Redis by
+the end-to-end tests (tests/e2e) and tests/service/test_chronicle.py."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from domain.errors import BadAction, Forbidden
+from projections.views import ADMIN, HOST, SEAT, SPECTATOR, Caller
+from service.chronicle import Chronicle
+from service.errors import NotFound, Unauthorized, VersionConflict
+from service.jobs import NoJobs
+from service.memory_store import MemoryEventStore
+
+PLAYERS = [{"name": "a"}, {"name": "b"}]
+
+
+def service() -> Chronicle:
+    return Chronicle(MemoryEventStore(), NoJobs(), admin_token="admin")
+
+
+def play_to_end(ch: Chronicle, gid: str, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    for _ in range(2000):
+        cur = ch.current(gid)
+        to_act = cur.match.to_act(cur.game)
+        if not to_act:
+            break
+        seat = to_act[0]
+        action = rng.choice(cur.game.legal_actions(cur.match.state, seat))
+        ch.act(gid, Caller(SEAT, seat), action, cur.match.version)
+    cur = ch.current(gid)
+    assert ch.finish(gid, cur.match.version)
+
+
+def test_tokens_resolve_to_callers_and_wrong_ones_are_refused() -> None:
+    ch = service()
+    g = ch.create(None, "artus", PLAYERS, {"rules": "basic"}, "seed-1")
+    cur = ch.current(g["id"])
+    assert ch.caller(cur.meta, f"Bearer {g['seats'][1]['token']}") == Caller(SEAT, 1)
+    assert ch.caller(cur.meta, f"Bearer {g['host_token']}") == Caller(HOST)
+    assert ch.caller(cur.meta, "Bearer admin") == Caller(ADMIN)
+    assert ch.caller(cur.meta, None) == Caller(SPECTATOR)
+    with pytest.raises(Unauthorized):
+        ch.caller(cur.meta, "Bearer nope")
+    with pytest.raises(Unauthorized):
+        ch.caller(cur.meta, "Basic abc")
+    with pytest.raises(NotFound):
+        ch.current("nope")
+
+
+def test_act_is_conditional_and_idempotent() -> None:
+    ch = service()
+    gid = ch.create(None, "artus", PLAYERS, {"rules": "basic"}, "seed-2")["id"]
+    cur = ch.current(gid)
+    seat = cur.match.to_act(cur.game)[0]
+    action = cur.game.legal_actions(cur.match.state, seat)[0]
+    first = ch.act(gid, Caller(SEAT, seat), action, cur.match.version, "key")
+    again = ch.act(gid, Caller(SEAT, seat), action, cur.match.version, "key")
+    assert again == first and ch.current(gid).match.version == first["version"]
+    with pytest.raises(VersionConflict):
+        ch.act(gid, Caller(SEAT, seat), action, cur.match.version)
+    with pytest.raises(Forbidden):
+        ch.act(gid, Caller(HOST), action, first["version"])
+
+
+def test_reads_apply_the_reveal_rule_and_list_only_the_callers_actions() -> None:
+    ch = service()
+    gid = ch.create(None, "artus", PLAYERS, {"rules": "basic"}, "seed-3")["id"]
+    cur = ch.current(gid)
+    seat = cur.match.to_act(cur.game)[0]
+    with pytest.raises(BadAction):
+        ch.view(cur, Caller(SPECTATOR), None, reveal=True)
+    assert ch.actions(cur, Caller(SPECTATOR))["actions"] == []
+    assert ch.actions(cur, Caller(SEAT, seat))["actions"]
+    feed = ch.events(cur, Caller(SPECTATOR), 0, 100, wait=0)
+    assert [e["version"] for e in feed["events"]] == list(range(1, cur.match.version + 1))
+    assert ch.events(cur, Caller(SPECTATOR), cur.match.version, 10, wait=0.05)["events"] == []
+
+
+def test_undo_export_and_import_round_trip() -> None:
+    ch = service()
+    created = ch.create(None, "artus", PLAYERS, {"rules": "basic", "undo": "host"}, "seed-4")
+    gid = created["id"]
+    cur = ch.current(gid)
+    seat = cur.match.to_act(cur.game)[0]
+    before = cur.match.version
+    ch.act(gid, Caller(SEAT, seat), cur.game.legal_actions(cur.match.state, seat)[0], before)
+    assert ch.undo(gid, Caller(HOST), before)["version"] == before
+    with pytest.raises(Forbidden):
+        ch.export(gid, Caller(SPECTATOR))  # not finished yet
+    play_to_end(ch, gid)
+    doc = ch.export(gid, Caller(SPECTATOR))
+    assert len(doc["undone"]) == 1 and doc["seed"] == "seed-4"
+    copy = ch.import_log(doc)
+    assert ch.current(copy["id"]).match == ch.current(gid).match
+    assert ch.export(copy["id"], Caller(SPECTATOR))["undone"] == doc["undone"]
+    audit = ch.audit(copy["id"], Caller(SPECTATOR))
+    assert audit["chain_ok"] and audit["head_hash"] == doc["head_hash"]
+    listed = ch.list_games("artus", "finished", 1, 10)
+    assert listed["total"] == 2 and {g["id"] for g in listed["games"]} == {gid, copy["id"]}
