@@ -79,7 +79,7 @@ def _serve(args: argparse.Namespace) -> int:
         dead = [p for p in procs if p.poll() is not None]
         if dead:
             print(
-                f"chronicle: a child process exited ({dead[0].args[2]}); stopping", file=sys.stderr
+                f"chronicle: a child process exited (pid {dead[0].pid}); stopping", file=sys.stderr
             )
             code = 1
             break

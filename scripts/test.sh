@@ -6,5 +6,6 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
-.venv/bin/mypy domain projections
+.venv/bin/mypy --strict domain projections
+.venv/bin/mypy service workers chronicle
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"
