@@ -57,6 +57,7 @@ from typing import Any
 
 from domain.engine import Config, Event, Field
 from domain.games.artus import bots as _bots
+from domain.games.artus import mcts as _mcts
 from domain.games.artus import rules as _rules
 from domain.games.artus import view as _view
 from domain.games.artus.cards import PILE_NAMES, RULES
@@ -91,7 +92,7 @@ class Artus:
     max_players = 4
     options: Mapping[str, tuple[str, ...]] = {"rules": RULES}
     actions: Mapping[str, Mapping[str, Field]] = ACTIONS
-    bots: Mapping[str, Any] = _bots.BOTS
+    bots: Mapping[str, Any] = {**_bots.BOTS, **_mcts.BOTS}
     state_type = _rules.State
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:

@@ -63,7 +63,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from domain.engine import Config, Event, Field
-from domain.games.kings_and_castles import rules, setup, view
+from domain.games.kings_and_castles import mcts, rules, setup, view
 from domain.games.kings_and_castles.bots import BOTS
 from domain.games.kings_and_castles.state import KCState
 from domain.rng import Rng
@@ -96,7 +96,7 @@ class KingsAndCastles:
         "no_tax": {},
         "refill": {"household": _HOUSEHOLD, "bag": _BAG},
     }
-    bots = BOTS
+    bots = {**BOTS, **mcts.BOTS}
     state_type = KCState
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:

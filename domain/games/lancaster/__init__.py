@@ -86,6 +86,7 @@ from typing import Any
 
 from domain.engine import Config, Event, Field
 from domain.games.lancaster import bots as _bots
+from domain.games.lancaster import mcts as _mcts
 from domain.games.lancaster import rules as _rules
 from domain.games.lancaster import view as _view
 from domain.games.lancaster.components import FAVOURS, LETTERS, SPACE_IDS
@@ -146,7 +147,7 @@ class Lancaster:
     max_players = 5
     options: Mapping[str, tuple[str, ...]] = {}
     actions: Mapping[str, Mapping[str, Field]] = ACTIONS
-    bots: Mapping[str, Any] = _bots.BOTS
+    bots: Mapping[str, Any] = {**_bots.BOTS, **_mcts.BOTS}
     state_type = State
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:
