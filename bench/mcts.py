@@ -8,8 +8,9 @@ only; its ``Rng`` is the worker's ``bot:<seat>`` stream at the log position).
 
 Printed per row: games, 2-player win rate of ``mcts`` (a tie counts half) with its 95% Wilson
 interval, mean rank (1 = best; shared places take their mean) with a 95% normal interval, the
-mean rank an equal bot would have ((n + 1) / 2), simulations per second (iterations of the
-search, and playout steps) and the move time p50/p99 of ``mcts``.
+mean rank an equal bot would have ((n + 1) / 2), simulations per second of CPU time (iterations
+of the search, and rules steps played in them) and the move time p50/p99 of ``mcts``, wall clock
+and CPU time of the process (the CPU figure is the one that holds on a shared machine).
 
 Targets (issue 14): wins >= 65% of 2-player games against greedy, a better mean rank than
 (n + 1) / 2 in multiplayer games, wins >= 90% against random, move p99 < 1 s.
@@ -38,7 +39,8 @@ from domain.search.ismcts import SearchBot, Stats, search
 class Outcome:
     rank: float  # of the mcts seat, 1 = best, ties share the mean place
     win: float  # 1 win, 0.5 shared first place, 0 loss
-    moves_ms: list[float] = field(default_factory=list)
+    moves_ms: list[float] = field(default_factory=list)  # wall clock
+    cpu_ms: list[float] = field(default_factory=list)  # this process's CPU time
     iterations: int = 0
     steps: int = 0
     search_s: float = 0.0
@@ -60,9 +62,10 @@ def play(game_id: str, n: int, opponent: str, level: str, seed: str, me: int) ->
         actions = game.legal_actions(match.state, seat)
         rng = Rng.at(seed, match.version + 1, f"bot:{seat}")
         if seat == me:
-            t = time.perf_counter()
+            t, c = time.perf_counter(), time.process_time()
             action = search(bot.adapter, view, actions, rng, bot.budget, None, stats)
             took = time.perf_counter() - t
+            out.cpu_ms.append((time.process_time() - c) * 1000)
             out.moves_ms.append(took * 1000)
             out.search_s += took
         else:
@@ -117,7 +120,8 @@ def row(
     var = sum((r - mean) ** 2 for r in ranks) / max(1, len(ranks) - 1)
     half = 1.96 * math.sqrt(var / len(ranks))
     moves = [m for o in outs for m in o.moves_ms]
-    search_s = sum(o.search_s for o in outs) or 1e-9
+    cpu = [m for o in outs for m in o.cpu_ms]
+    search_s = sum(cpu) / 1000 or 1e-9
     lo, hi = wilson(wins, len(outs))
     return {
         "game": game_id,
@@ -136,6 +140,8 @@ def row(
         "move_p50_ms": pct(moves, 50),
         "move_p99_ms": pct(moves, 99),
         "move_max_ms": max(moves, default=0.0),
+        "cpu_p50_ms": pct(cpu, 50),
+        "cpu_p99_ms": pct(cpu, 99),
     }
 
 
@@ -146,13 +152,15 @@ def line(r: dict[str, Any]) -> str:
         f"{r['mean_rank']:.2f} [{r['rank_ci'][0]:.2f}-{r['rank_ci'][1]:.2f}] "
         f"vs {r['equal_rank']:.1f} | "
         f"{r['iterations_per_s']:,.0f} it/s ({r['steps_per_s']:,.0f} steps/s) | "
-        f"{r['move_p50_ms']:.0f} / {r['move_p99_ms']:.0f} ms |"
+        f"{r['move_p50_ms']:.0f} / {r['move_p99_ms']:.0f} ms | "
+        f"{r['cpu_p50_ms']:.0f} / {r['cpu_p99_ms']:.0f} ms |"
     )
 
 
 HEADER = (
     "| game | players | vs | games | mcts wins [95%] | mcts mean rank [95%] vs equal | "
-    "simulations/s | move p50 / p99 |\n|---|--:|---|--:|---|---|---|---|"
+    "simulations/s (CPU) | move p50 / p99 (wall) | move p50 / p99 (CPU) |\n"
+    "|---|--:|---|--:|---|---|---|---|---|"
 )
 
 

@@ -1,4 +1,5 @@
-"""The worker process: an RQ ``SimpleWorker`` on the ``chronicle`` queue, plus a reconciler.
+"""The worker process: an RQ ``SimpleWorker`` on the ``chronicle`` and ``chronicle-bots``
+queues, in that priority order (see ``service.jobs``), plus a reconciler.
 
 ``SimpleWorker`` runs jobs in the worker process instead of forking one child per job: a bot
 turn takes a few milliseconds, a fork costs more than that.  It is safe here because jobs
@@ -44,7 +45,7 @@ from rq.serializers import JSONSerializer
 from domain.engine import SCORING, Job
 from service.config import Settings
 from service.connections import connect
-from service.jobs import QUEUE, RQJobQueue
+from service.jobs import QUEUES, RQJobQueue
 from service.store import EventStore
 
 log = logging.getLogger(__name__)
@@ -76,8 +77,18 @@ def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: i
                 jobs = [Job("score", gid, version)]
             else:
                 seats = json.loads(meta.get("bots_to_act", "[]"))
-                jobs = [Job("bot", gid, version, s) for s in seats]
+                background = _bots_only(meta)
+                jobs = [Job("bot", gid, version, s, background) for s in seats]
             out += [j for j in jobs if not _pending(queue, j.id, now_ms)]
+
+
+def _bots_only(meta: dict[str, str]) -> bool:
+    """Does the game (its meta) have no human seat?  Then its bot turns are background jobs."""
+    try:
+        seats = json.loads(meta.get("config", "{}")).get("seats", [])
+    except ValueError:
+        return False
+    return bool(seats) and all(s.get("bot") for s in seats)
 
 
 def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
@@ -88,7 +99,8 @@ def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
     status = job.get_status()
     if status == JobStatus.STARTED and _abandoned(queue, job, now_ms):
         log.warning("reconciler: job %s was abandoned by worker %s", job.id, job.worker_name)
-        queue.started_job_registry.remove_executions(job)
+        origin = Queue(job.origin, connection=queue.connection, serializer=JSONSerializer)
+        origin.started_job_registry.remove_executions(job)
         return False
     return status in PENDING
 
@@ -147,8 +159,8 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
         ).start()
     threading.Thread(target=keep_alive_forever, args=(qconn, current), daemon=True).start()
     while True:
-        queue = Queue(QUEUE, connection=conn_blocking, serializer=JSONSerializer)
-        worker = SimpleWorker([queue], connection=conn_blocking, serializer=JSONSerializer)
+        queues = [Queue(q, connection=conn_blocking, serializer=JSONSerializer) for q in QUEUES]
+        worker = SimpleWorker(queues, connection=conn_blocking, serializer=JSONSerializer)
         current["name"] = worker.name
         try:
             worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")
