@@ -24,7 +24,7 @@ import math
 import sys
 import time
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,29 +98,38 @@ def pct(xs: Sequence[float], q: float) -> float:
     return s[min(len(s) - 1, max(0, math.ceil(q / 100 * len(s)) - 1))] if s else 0.0
 
 
-def _job(args: tuple[str, int, str, str, str, int]) -> Outcome:
-    return play(*args)
+Key = tuple[str, int, str, str]  # game, players, opponent, level
 
 
-def row(
-    game_id: str, n: int, opponent: str, level: str, games: int, workers: int
-) -> dict[str, Any]:
-    jobs = [
+def _job(args: tuple[str, int, str, str, str, int]) -> tuple[Key, dict[str, Any]]:
+    o = play(*args)
+    return (args[0], args[1], args[2], args[3]), {
+        "rank": o.rank,
+        "win": o.win,
+        "moves_ms": o.moves_ms,
+        "cpu_ms": o.cpu_ms,
+        "iterations": o.iterations,
+        "steps": o.steps,
+    }
+
+
+def jobs(key: Key, games: int, first: int = 0) -> list[tuple[str, int, str, str, str, int]]:
+    game_id, n, opponent, level = key
+    return [
         (game_id, n, opponent, level, f"bench-mcts-{game_id}-{n}-{opponent}-{i}", i % n)
-        for i in range(games)
+        for i in range(first, first + games)
     ]
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            outs = list(pool.map(_job, jobs))
-    else:
-        outs = [_job(j) for j in jobs]
-    wins = sum(o.win for o in outs)
-    ranks = [o.rank for o in outs]
+
+
+def summary(key: Key, outs: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    game_id, n, opponent, level = key
+    wins = sum(o["win"] for o in outs)
+    ranks = [o["rank"] for o in outs]
     mean = sum(ranks) / len(ranks)
     var = sum((r - mean) ** 2 for r in ranks) / max(1, len(ranks) - 1)
     half = 1.96 * math.sqrt(var / len(ranks))
-    moves = [m for o in outs for m in o.moves_ms]
-    cpu = [m for o in outs for m in o.cpu_ms]
+    moves = [m for o in outs for m in o["moves_ms"]]
+    cpu = [m for o in outs for m in o["cpu_ms"]]
     search_s = sum(cpu) / 1000 or 1e-9
     lo, hi = wilson(wins, len(outs))
     return {
@@ -134,8 +143,8 @@ def row(
         "mean_rank": mean,
         "rank_ci": [mean - half, mean + half],
         "equal_rank": (n + 1) / 2,
-        "iterations_per_s": sum(o.iterations for o in outs) / search_s,
-        "steps_per_s": sum(o.steps for o in outs) / search_s,
+        "iterations_per_s": sum(o["iterations"] for o in outs) / search_s,
+        "steps_per_s": sum(o["steps"] for o in outs) / search_s,
         "moves": len(moves),
         "move_p50_ms": pct(moves, 50),
         "move_p99_ms": pct(moves, 99),
@@ -171,22 +180,44 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--game", action="append", help="only this game id (repeatable)")
     p.add_argument("--players", action="append", type=int, help="only this count (repeatable)")
     p.add_argument("--opponent", action="append", choices=("greedy", "random"))
-    p.add_argument("--workers", type=int, default=1, help="processes")
+    p.add_argument("--workers", type=int, default=1, help="processes playing games at once")
+    p.add_argument("--first", type=int, default=0, help="index of the first game (its seed)")
+    p.add_argument("--log", help="append each finished game here (JSON lines) as it ends")
+    p.add_argument("--report", action="append", help="only print the table of --log files")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
-    rows = []
+    results: dict[Key, list[dict[str, Any]]] = {}
+    for path in args.report or []:
+        with open(path, encoding="utf-8") as f:
+            for text in f:
+                rec = json.loads(text)
+                results.setdefault(tuple(rec["key"]), []).append(rec["out"])  # type: ignore[arg-type]
+    if not args.report:
+        keys: list[Key] = []
+        for gid in args.game or list(GAMES):
+            g = GAMES[gid]
+            for n in args.players or sorted({g.min_players, g.max_players}):
+                for opp in args.opponent or ("greedy", "random"):
+                    keys.append((gid, n, opp, args.level))
+        # interleave the rows, so that a run stopped early has some games of every row
+        planned = {k: jobs(k, args.games, args.first) for k in keys}
+        todo = [planned[k][i] for i in range(args.games) for k in keys]
+        log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
+        with ProcessPoolExecutor(max(1, args.workers)) as pool:
+            for done in as_completed([pool.submit(_job, j) for j in todo]):
+                key, out = done.result()
+                results.setdefault(key, []).append(out)
+                if log:
+                    log.write(json.dumps({"key": key, "out": out}) + "\n")
+                    log.flush()
+        if log:
+            log.close()
+    rows = [summary(k, v) for k, v in results.items()]
     print(HEADER)
-    for gid in args.game or list(GAMES):
-        g = GAMES[gid]
-        for n in args.players or sorted({g.min_players, g.max_players}):
-            for opp in args.opponent or ("greedy", "random"):
-                t = time.perf_counter()
-                r = row(gid, n, opp, args.level, args.games, args.workers)
-                r["seconds"] = time.perf_counter() - t
-                rows.append(r)
-                print(line(r), flush=True)
+    for r in rows:
+        print(line(r))
     if args.json:
-        json.dump([{**r} for r in rows], sys.stdout, indent=1)
+        json.dump(rows, sys.stdout, indent=1)
     return 0
 
 

@@ -6,16 +6,22 @@ King makes every decision of a turn, and listing the attacks of the next King's 
 costly part of the rules) in every sampled world would spend the budget on positions the bot
 cannot steer.  A position is scored by each seat's money plus what its towns will still earn:
 every tax marker left in play pays each colour its town values when a King spends it (most
-are spent), and the final taxation pays them twice (KC-3, KC-8).
+are spent), and the final taxation pays them twice (KC-3, KC-8).  Before the end, a colour's
+turns still to come as King (its crowns on squares not yet played: more bonus counters, more
+attacks) and the points of its army count a little too, so that forming armies and placing
+crowns, where no town has changed hands yet, are not blind.
 """
 
 from __future__ import annotations
 
 from domain.games.kings_and_castles import rules, sampler
+from domain.games.kings_and_castles.board import COUNTERS, TRACK
 from domain.games.kings_and_castles.state import KCState, town_values
 from domain.search.ismcts import Adapter, Budget, bots
 
 TAXES_SPENT = 0.7  # the share of tax markers left that a King is expected to spend
+KING_TURN = 3.0  # what a turn as King is worth besides its bonus counters
+ARMY_POINT = 0.3  # what a point of attack in the army is worth
 
 
 def evaluate(state: KCState) -> list[float]:
@@ -29,6 +35,10 @@ def evaluate(state: KCState) -> list[float]:
     out = [0.0] * state.players
     for c in state.colours:
         out[state.owners[c]] += state.money[c] + towns[c] * future
+        out[state.owners[c]] += ARMY_POINT * sum(COUNTERS[x].value for x in state.armies[c])
+    for square, c in state.crowns.items():
+        if square > state.square or (square == state.square and square not in state.turned):
+            out[state.owners[c]] += KING_TURN + TRACK[square].bonus
     return out
 
 
