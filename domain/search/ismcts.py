@@ -27,7 +27,6 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domain.errors import IllegalAction
 from domain.rng import Rng
 
 _MASK = (1 << 64) - 1
@@ -170,6 +169,7 @@ class Stats:
 
     iterations: int = 0
     steps: int = 0
+    failures: int = 0  # iterations dropped because the rules refused a sampled world
 
 
 def search(
@@ -213,8 +213,7 @@ def search(
             hit = spelled[k] = [action_key(a) for a in legal]
         return hit
 
-    steps = 0
-    done = 0
+    steps = done = failures = 0
     c = budget.c
     for it in range(budget.iterations):
         if stop is not None and it % 8 == 0 and it and stop():
@@ -234,7 +233,7 @@ def search(
                 untried = []
                 for k, a in zip(keys, legal, strict=True):
                     child = children.get(k)
-                    if child is None:
+                    if child is None or not child.visits:  # new, or its iteration failed
                         untried.append((k, a))
                         continue
                     child.avail += 1
@@ -245,7 +244,7 @@ def search(
                         best, best_key, best_act, best_u = child, k, a, u
                 if untried:
                     best_key, best_act = untried[frng.below(len(untried))]
-                    best = _Node()
+                    best = children.get(best_key) or _Node()
                     children[best_key] = best
                     expanded = True
                 assert best is not None and best_act is not None
@@ -268,8 +267,10 @@ def search(
                 for e in rules.decide(state, s, a, frng):
                     state = rules.evolve(state, e)
                 steps += 1
-        except IllegalAction:  # a sampled world that the rules refuse: drop it, go on
+        except Exception:
+            # (a bot must still move; tests require ``failures == 0`` on every game)
             worlds.pop(w)
+            failures += 1
             continue
         r = rewards(evaluate(state), scale)
         for n, s in path:
@@ -279,6 +280,7 @@ def search(
     if stats is not None:
         stats.iterations += done
         stats.steps += steps
+        stats.failures += failures
     best_i = max(
         range(len(acts)),
         key=lambda i: _rank(root.children.get(root_keys[i])),

@@ -81,9 +81,13 @@ def _mid_positions(game_id: str, n: int, count: int = 4):
 def test_the_search_is_deterministic_and_plays_a_legal_root_action(game_id) -> None:
     game = GAMES[game_id]
     bot = game.bots["mcts:easy"]
+    assert isinstance(bot, SearchBot)
     for state, seat in _mid_positions(game_id, game.max_players):
         view, actions = game.view(state, seat), game.legal_actions(state, seat)
-        first = bot(view, actions, Rng.at("seed", 7, f"bot:{seat}"))
+        stats = Stats()
+        rng = Rng.at("seed", 7, f"bot:{seat}")
+        first = search(bot.adapter, view, actions, rng, bot.budget, None, stats)
+        assert stats.failures == 0, "every sampled world is one the rules can play"
         again = bot(view, actions, Rng.at("seed", 7, f"bot:{seat}"))
         assert first == again and first in actions
         if len(actions) > 2:  # only the actions it is given, never others legal in a world
