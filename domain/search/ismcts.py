@@ -115,12 +115,14 @@ class Adapter:
 @dataclass(frozen=True)
 class Budget:
     """``iterations`` per move, ``depth`` playout steps before evaluating, ``worlds``
-    determinizations sampled (reused round-robin), ``c`` the UCB exploration constant."""
+    determinizations sampled (reused round-robin), ``c`` the UCB exploration constant,
+    ``widen``: root moves searched after ``i`` iterations: ``widen * (1 + sqrt(i))``."""
 
     iterations: int
     depth: int = 20
     worlds: int = 32
     c: float = 0.7
+    widen: int = 4
 
 
 class _Node:
@@ -215,6 +217,24 @@ def search(
 
     steps = done = failures = 0
     c = budget.c
+    # Root moves in the order of their one-step value (in the first world), and only as many
+    # of them as the visits so far allow (progressive widening): with a hundred attacks and a
+    # budget of a hundred iterations, the search refines the promising moves instead of
+    # trying each once.
+    first = adapter.sample(view, frng)
+    worlds.append((first, frng.below(1 << 62)))
+    prior = []
+    for i, a in enumerate(acts):
+        try:
+            after = first
+            for e in rules.decide(first, me, a, FastRng(worlds[0][1] + 1)):
+                after = rules.evolve(after, e)
+            scores = evaluate(after)
+            best_other = max(x for s, x in enumerate(scores) if s != me)
+            prior.append((best_other - scores[me], i))
+        except Exception:  # ranked last; the search still tries it in turn
+            prior.append((math.inf, i))
+    order = [i for _, i in sorted(prior)]
     for it in range(budget.iterations):
         if stop is not None and it % 8 == 0 and it and stop():
             break
@@ -223,7 +243,10 @@ def search(
         w = it % len(worlds)
         state = world = worlds[w][0]
         chance_seed, depth = worlds[w][1], 0
-        node, legal, keys, seat = root, acts, root_keys, me
+        node, seat = root, me
+        wide = min(len(acts), budget.widen + int(budget.widen * math.sqrt(it)))
+        legal = [acts[i] for i in order[:wide]]
+        keys = [root_keys[i] for i in order[:wide]]
         path: list[tuple[_Node, int]] = []
         expanded = False
         try:
@@ -243,7 +266,8 @@ def search(
                     if u > best_u:
                         best, best_key, best_act, best_u = child, k, a, u
                 if untried:
-                    best_key, best_act = untried[frng.below(len(untried))]
+                    pick = 0 if node is root else frng.below(len(untried))  # root: best first
+                    best_key, best_act = untried[pick]
                     best = children.get(best_key) or _Node()
                     children[best_key] = best
                     expanded = True
