@@ -34,7 +34,7 @@ def move_rows(games: int) -> list[Row]:
                     rng = domain_bots.bot_rng(script.seed, before.match.version + 1, seat)
                     positions.append((game.view(state, seat), game.legal_actions(state, seat), rng))
         for name, bot in game.bots.items():
-            if name == "random":
+            if name == "random" or name.startswith("mcts"):  # searching bots: bench/mcts.py
                 continue
             took = []
             for view, actions, rng in positions:

@@ -8,8 +8,8 @@ command of its batch, so replay never asks a bot again.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, cast
 
 from domain.engine import Game, Match
 from domain.rng import Rng
@@ -29,8 +29,30 @@ def bot_rng(seed: str, version: int, seat: int) -> Rng:
     return Rng.at(seed, version, f"bot:{seat}")
 
 
-def decide(game: Game, match: Match, seat: int, rng: Rng) -> dict[str, Any]:
-    """The action of the seat's configured bot (``random`` if none), from the seat's view."""
+class SearchingBot(Protocol):
+    """A bot that searches (``budgeted = True``): it stops when ``stop()`` turns true."""
+
+    budgeted: bool
+
+    def __call__(
+        self,
+        view: Mapping[str, Any],
+        actions: Sequence[Mapping[str, Any]],
+        rng: Rng,
+        stop: Callable[[], bool] | None = None,
+    ) -> dict[str, Any]: ...
+
+
+def decide(
+    game: Game, match: Match, seat: int, rng: Rng, stop: Callable[[], bool] | None = None
+) -> dict[str, Any]:
+    """The action of the seat's configured bot (``random`` if none), from the seat's view and
+    legal actions only, never the state.  A searching bot (``budgeted``) also gets ``stop``, the
+    caller's time cap: the domain has no clock."""
     name = match.config.players[seat].bot or DEFAULT_BOT
     actions = game.legal_actions(match.state, seat)
-    return game.bots[name](game.view(match.state, seat), actions, rng)
+    bot = game.bots[name]
+    view = game.view(match.state, seat)
+    if stop is not None and getattr(bot, "budgeted", False):
+        return dict(cast(SearchingBot, bot)(view, actions, rng, stop=stop))
+    return dict(bot(view, actions, rng))

@@ -295,12 +295,17 @@ def check_shape(game: Game, action: Mapping[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class Job:
-    """A follow-up job: ``kind`` is ``bot`` or ``score``; ids are deterministic."""
+    """A follow-up job: ``kind`` is ``bot`` or ``score``; ids are deterministic.
+
+    ``background``: a bot turn of a game without a human seat.  Nobody waits for it, so it
+    goes after every job of a game where a person waits (fairness between games).
+    """
 
     kind: str
     game_id: str
     version: int
     seat: int | None = None
+    background: bool = False
 
     @property
     def id(self) -> str:
@@ -315,8 +320,9 @@ def follow_ups(game: Game, game_id: str, match: Match) -> list[Job]:
         return [Job("score", game_id, match.version)]
     if status != ACTIVE:
         return []
+    background = all(p.bot for p in match.config.players)
     return [
-        Job("bot", game_id, match.version, seat)
+        Job("bot", game_id, match.version, seat, background)
         for seat in game.to_act(match.state)
         if match.config.players[seat].bot
     ]

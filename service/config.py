@@ -17,6 +17,7 @@ class Settings:
     admin_token: str | None
     data_dir: Path
     port: int
+    bot_max_seconds: float = 2.0  # the operator's cap on one bot move's search (wall clock)
 
     def __post_init__(self) -> None:
         if is_cluster_url(self.redis_url) and not self.queue_redis_url:
@@ -40,4 +41,5 @@ class Settings:
             admin_token=env.get("ADMIN_TOKEN") or None,
             data_dir=Path(env.get("CHRONICLE_DATA_DIR") or "var"),
             port=int(env.get("PORT") or 8000),
+            bot_max_seconds=float(env.get("CHRONICLE_BOT_MAX_SECONDS") or 2.0),
         )

@@ -4,6 +4,11 @@ Jobs are named by dotted path (the service does not import the workers), carry p
 arguments, use the JSON serializer, and have deterministic ids (``bot-<game>-<version>-<seat>``,
 ``score-<game>-<version>``): a job that finds the game moved on does nothing, so enqueueing one
 twice is harmless.
+
+Two queues, in priority order (``QUEUES``): ``chronicle`` for scoring and for bot turns of games
+with a human seat, ``chronicle-bots`` for bot turns of games of bots only (``Job.background``).
+Workers take from the first queue that has a job, so a flood of bot-only games delays a game
+where a person waits by at most the job a worker is running (one bot budget).
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from rq.serializers import JSONSerializer
 from domain.engine import Job
 
 QUEUE = "chronicle"
+BACKGROUND_QUEUE = "chronicle-bots"
+QUEUES = (QUEUE, BACKGROUND_QUEUE)  # in priority order
 FUNCTIONS = {"bot": "workers.jobs.bot_turn", "score": "workers.jobs.score"}
 log = logging.getLogger(__name__)
 
@@ -30,6 +37,7 @@ class JobQueue(Protocol):
 class RQJobQueue:
     def __init__(self, connection: redis.Redis, name: str = QUEUE) -> None:
         self.queue = Queue(name, connection=connection, serializer=JSONSerializer)
+        self.background = Queue(BACKGROUND_QUEUE, connection=connection, serializer=JSONSerializer)
 
     def enqueue(self, jobs: Sequence[Job]) -> None:
         for job in jobs:
@@ -39,7 +47,8 @@ class RQJobQueue:
                 else (job.game_id, job.version, job.seat)
             )
             try:
-                self.queue.enqueue(
+                queue = self.background if job.background else self.queue
+                queue.enqueue(
                     FUNCTIONS[job.kind],
                     *args,
                     job_id=job.id,

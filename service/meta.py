@@ -52,7 +52,11 @@ class GameMeta:
 
     def jobs(self, game_id: str) -> list[Job]:
         """The follow-up jobs this version of the game awaits (bot turns or scoring)."""
-        return [Job(kind, game_id, self.version, seat) for kind, seat in self.progress.follow_ups]
+        background = bool(self.seats) and all(s.get("bot") for s in self.seats)
+        return [
+            Job(kind, game_id, self.version, seat, kind == "bot" and background)
+            for kind, seat in self.progress.follow_ups
+        ]
 
 
 _COMPACT = (",", ":")

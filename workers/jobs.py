@@ -5,6 +5,8 @@ nothing.  They use the same write path as HTTP requests (``Chronicle.act`` / ``f
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Callable
 
 from domain import bots
 from projections.views import SEAT, Caller
@@ -35,13 +37,25 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
         return "stale"
     if not match.config.players[seat].bot:
         return "not a bot"
-    action = bots.decide(game, match, seat, bots.bot_rng(cur.seed, version + 1, seat))
+    rng = bots.bot_rng(cur.seed, version + 1, seat)
+    action = bots.decide(game, match, seat, rng, stop=deadline(_max_seconds()))
     faults.point("bot_turn")  # tests only: die after deciding, before the append
     try:
         ch.act(game_id, Caller(SEAT, seat), action, version)
     except VersionConflict:
         return "stale"
     return "played"
+
+
+def _max_seconds() -> float:
+    return Settings.from_env().bot_max_seconds
+
+
+def deadline(seconds: float) -> Callable[[], bool]:
+    """A ``stop`` check for a search: true once ``seconds`` have passed (the domain has no
+    clock, so the time budget lives here)."""
+    end = time.monotonic() + seconds
+    return lambda: time.monotonic() >= end
 
 
 def score(game_id: str, version: int) -> str:

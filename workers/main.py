@@ -1,4 +1,5 @@
-"""The worker process: an RQ ``SimpleWorker`` on the ``chronicle`` queue, plus a reconciler.
+"""The worker process: an RQ ``SimpleWorker`` on the ``chronicle`` and ``chronicle-bots``
+queues, in that priority order (see ``service.jobs``), plus a reconciler.
 
 ``SimpleWorker`` runs jobs in the worker process instead of forking one child per job: a bot
 turn takes a few milliseconds, a fork costs more than that.  It is safe here because jobs
@@ -43,7 +44,7 @@ from rq.serializers import JSONSerializer
 from domain.engine import Job
 from service.config import Settings
 from service.connections import connect
-from service.jobs import QUEUE, RQJobQueue
+from service.jobs import QUEUES, RQJobQueue
 from service.redis_store import RedisEventStore
 from service.store import EventStore
 
@@ -85,7 +86,8 @@ def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
     status = job.get_status()
     if status == JobStatus.STARTED and _abandoned(queue, job, now_ms):
         log.warning("reconciler: job %s was abandoned by worker %s", job.id, job.worker_name)
-        queue.started_job_registry.remove_executions(job)
+        origin = Queue(job.origin, connection=queue.connection, serializer=JSONSerializer)
+        origin.started_job_registry.remove_executions(job)
         return False
     return status in PENDING
 
@@ -144,8 +146,8 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
         ).start()
     threading.Thread(target=keep_alive_forever, args=(qconn, current), daemon=True).start()
     while True:
-        queue = Queue(QUEUE, connection=conn_blocking, serializer=JSONSerializer)
-        worker = SimpleWorker([queue], connection=conn_blocking, serializer=JSONSerializer)
+        queues = [Queue(q, connection=conn_blocking, serializer=JSONSerializer) for q in QUEUES]
+        worker = SimpleWorker(queues, connection=conn_blocking, serializer=JSONSerializer)
         current["name"] = worker.name
         try:
             worker.work(burst=burst, with_scheduler=True, logging_level="WARNING")

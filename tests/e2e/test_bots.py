@@ -61,3 +61,26 @@ def test_unknown_bot_is_refused(api: Client) -> None:
         {"game": "artus", "players": [{"name": "a"}, {"name": "b", "bot": "skynet"}]},
     )
     assert r.status_code == 400 and "players.1.bot" in r.json()["error"]["details"]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_searching_bot_plays_a_game_to_the_end_on_the_worker(
+    api: Client, worker, game_id
+) -> None:
+    """``mcts:easy`` against ``random`` (the short Kings and Castles, to keep the test short)."""
+    options = {"length": "short"} if game_id == "kings-and-castles" else {}
+    players = [{"name": "search", "bot": "mcts:easy"}, {"name": "dice", "bot": "random"}]
+    created = api.create(game_id, players, options=options)
+    final = api.wait_status(created["id"], "finished", timeout=300)
+    assert final["result"]["winners"]
+    audit = api.get(f"/api/v1/games/{created['id']}/audit", ADMIN_TOKEN).json()
+    assert audit["chain_ok"] and 0 in {e["actor"] for e in audit["events"]}
+
+
+def test_the_catalog_offers_the_search_levels_and_create_accepts_them(api: Client) -> None:
+    catalog = api.get("/api/v1/catalog").json()
+    entries = catalog["games"] if isinstance(catalog, dict) else catalog
+    for entry in entries:
+        assert {"mcts", "mcts:easy", "mcts:normal", "mcts:hard"} <= set(entry["bots"])
+    created = api.create("artus", [{"name": "me"}, {"name": "bot", "bot": "mcts:hard"}])
+    assert created["seats"][1]["bot"] == "mcts:hard"

@@ -331,3 +331,59 @@ def test_no_response_shows_a_seat_what_it_may_not_see(
     final = sweep.ch.export(sweep.gid, Caller(ADMIN))
     assert final["events"][-1]["type"] == engine.GAME_FINISHED
     FIGURES["games"] += 1
+
+
+BOTS_SWEPT = ("random", "greedy", "mcts:easy")
+SEARCHES_SWEPT = 8  # positions per game where the (slower) search bot is asked
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "n", "undo", "seed"),
+    GAMES_PLAYED,
+    ids=[f"{g}-{'-'.join(o.values()) or 'std'}-{n}p" for g, o, n, u, _ in GAMES_PLAYED],
+)
+def test_no_bot_choice_depends_on_what_its_seat_cannot_see(
+    game: str, options: dict, n: int, undo: str, seed: int
+) -> None:
+    """The bots are swept too: at positions of a random game, the real state's hidden
+    information is swapped (the game's sampler deals other hands, decks, money or votes that
+    keep the seat's view identical), and every bot, asked through the worker's own decision
+    function, must make the same move in both states."""
+    from dataclasses import replace
+
+    from domain import bots, simulate
+    from domain.engine import Config, Match, Player
+    from domain.rng import Rng
+    from domain.search.ismcts import FastRng
+    from workers.jobs import deadline
+
+    def choose(match: Match, state: Any, seat: int, name: str, rng: Rng) -> dict[str, Any]:
+        """The worker's own decision (``bots.decide``) with bot ``name`` in ``seat``."""
+        players = list(match.config.players)
+        players[seat] = Player(players[seat].name, name)
+        asked = replace(match, state=state, config=replace(match.config, players=tuple(players)))
+        return bots.decide(g, asked, seat, rng, stop=deadline(600.0))
+
+    g = GAMES[game]
+    sample = g.bots["mcts"].adapter.sample
+    config = Config(game, dict(options), tuple(Player(f"p{i}", "random") for i in range(n)))
+    swapped = asked = searched = 0
+    for k, step in enumerate(simulate.playthrough(g, config, f"bot-leaks-{seed}")):
+        state = step.match.state
+        if k % 5 or step.match.status(g) != engine.ACTIVE:
+            continue
+        for seat in g.to_act(state):
+            other = sample(g.view(state, seat), FastRng(seed * 1000 + k))
+            assert g.view(other, seat) == g.view(state, seat)
+            swapped += other != state
+            for name in BOTS_SWEPT:
+                if name.startswith("mcts"):
+                    if searched >= SEARCHES_SWEPT or len(g.legal_actions(state, seat)) < 2:
+                        continue
+                    searched += 1
+                label = f"bot:{seat}"
+                a = choose(step.match, state, seat, name, Rng.at(f"s{seed}", k, label))
+                b = choose(step.match, other, seat, name, Rng.at(f"s{seed}", k, label))
+                assert a == b, f"{name} at step {k}, seat {seat}: {a} != {b}"
+                asked += 1
+    assert swapped > 0 and asked > 30 and searched == SEARCHES_SWEPT

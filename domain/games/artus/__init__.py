@@ -53,7 +53,7 @@ Choices where the digest is silent (reading the Chinese seed and the rulebook):
 from __future__ import annotations
 
 from domain.engine import Field, GameRules
-from domain.games.artus import bots, rules, view
+from domain.games.artus import bots, mcts, rules, view
 from domain.games.artus.data import PILE_NAMES, RULES
 from domain.games.artus.state import State
 
@@ -86,7 +86,7 @@ GAME: GameRules[State] = GameRules(
     max_players=4,
     options={"rules": RULES},
     actions=ACTIONS,
-    bots=bots.BOTS,
+    bots={**bots.BOTS, **mcts.BOTS},
     state_type=State,
     setup=rules.setup,
     initial=rules.initial,

@@ -78,7 +78,7 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
 from __future__ import annotations
 
 from domain.engine import Field, GameRules
-from domain.games.kings_and_castles import rules, setup, view
+from domain.games.kings_and_castles import mcts, rules, setup, view
 from domain.games.kings_and_castles.bots import BOTS
 from domain.games.kings_and_castles.state import RULES_VERSION, State
 
@@ -111,7 +111,7 @@ GAME: GameRules[State] = GameRules(
     max_players=4,
     options={"length": ("full", "short")},
     actions=ACTIONS,
-    bots=BOTS,
+    bots={**BOTS, **mcts.BOTS},
     state_type=State,
     setup=setup.setup,
     initial=setup.initial,

@@ -42,6 +42,7 @@ def _public(state: State) -> dict[str, Any]:
     return {
         "players": state.players,
         "length": state.length,
+        "rules_version": state.rules_version,  # public: which reading of the rules applies
         "seats": dict(state.owners),
         "square": state.square,
         "last_square": state.last_square,

@@ -83,7 +83,7 @@ Actions are listed in ``ACTIONS`` below (LA-6).
 from __future__ import annotations
 
 from domain.engine import Field, GameRules
-from domain.games.lancaster import bots, rules, scoring, setup, view
+from domain.games.lancaster import bots, mcts, rules, scoring, setup, view
 from domain.games.lancaster.data import FAVOURS, LETTERS, SPACE_IDS
 from domain.games.lancaster.state import State
 
@@ -141,7 +141,7 @@ GAME: GameRules[State] = GameRules(
     max_players=5,
     options={},
     actions=ACTIONS,
-    bots=bots.BOTS,
+    bots={**bots.BOTS, **mcts.BOTS},
     state_type=State,
     setup=setup.setup,
     initial=setup.initial,

@@ -1,0 +1,1 @@
+"""Game-independent search: information-set Monte Carlo tree search (``ismcts``)."""
