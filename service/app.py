@@ -18,6 +18,7 @@ from service.http.api import blp
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.store import EventStore
+from service.web import pages
 
 MAX_BODY = 64 * 1024
 MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger than an action
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None, chronicle: Chronicle | None = N
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     api.register_blueprint(blp)
     app.register_blueprint(health)
+    app.register_blueprint(pages)  # the browser client (service/web)
     errors.install(app)
 
     @app.before_request
