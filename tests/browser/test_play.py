@@ -24,6 +24,9 @@ GAMES = [
     ("lancaster", {}, ".space.legal"),
 ]
 
+NAMES = ["Alice", "Bob"]
+MID_GAME = {"artus": 40, "kings-and-castles": 70, "lancaster": 34}
+
 STATE_JS = """() => ({
   version: Number(document.body.dataset.version || 0),
   status: document.body.dataset.status || "",
@@ -35,15 +38,23 @@ def state(page: Any) -> dict[str, Any]:
     return page.evaluate(STATE_JS)
 
 
+def first_action(page: Any) -> str:
+    return page.inner_text("#actions .act >> nth=0")
+
+
 def wait_version(page: Any, version: int, timeout: float = 10) -> None:
     page.wait_for_function(
         f"() => Number(document.body.dataset.version || 0) === {version}", timeout=timeout * 1000
     )
 
 
+SENT: list[str] = []  # every request URL and Referer header the browsers sent
+
+
 def new_page(browser: Any, console: Console, name: str) -> tuple[Any, Any]:
     ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     ctx.grant_permissions(["clipboard-read", "clipboard-write"])
+    ctx.on("request", lambda r: SENT.extend([r.url, r.headers.get("referer", "")]))
     return ctx, console.watch(ctx.new_page(), name)
 
 
@@ -87,7 +98,7 @@ def test_whole_game_in_the_browser(
 
         # --- play the whole game through the UI ---------------------------------------------
         players = [alice, bob]
-        moves, undone, board_clicked, keyed, refused = 0, False, False, 0, 0
+        moves, undone, board_clicked, keyed, refused, votes = 0, False, False, 0, 0, 0
         deadline = time.monotonic() + 150
         while True:
             assert time.monotonic() < deadline, f"{game}: not over after {moves} moves"
@@ -100,6 +111,7 @@ def test_whole_game_in_the_browser(
             i = 0 if st[0]["acts"] else 1
             me, other = players[i], players[1 - i]
             before = st[i]["version"]
+            secret = st[0]["acts"] and st[1]["acts"] and "Vote" in first_action(me)
             if not board_clicked and me.locator(f"#board {board_item}").count():
                 me.click(f"#board {board_item} >> nth=0")  # a move made on the board
                 if me.locator("#show-all").count():  # several moves use it: pick from the list
@@ -117,6 +129,15 @@ def test_whole_game_in_the_browser(
             after = state(me)["version"]
             wait_version(other, after)  # the other seat's screen shows it, live
             moves += 1
+            if secret:  # a simultaneous secret vote: committed, shown only to its voter
+                votes += 1
+                assert "your secret vote" in me.inner_text("#details")
+                assert "your secret vote" not in other.inner_text("#details")
+                mine = me.inner_text(".secret")
+                assert "committed: " + NAMES[i] in other.inner_text("#board")
+                assert mine not in other.inner_text("#details")
+            if moves == MID_GAME[game]:
+                me.screenshot(path=str(artifacts / f"{game}-midgame.png"), full_page=True)
             if not undone and moves >= 12 and state(me)["status"] == "active":
                 # undo this move (nothing was revealed and nobody acted since, or it is
                 # refused with its reason: then the notice says so and nothing changes)
@@ -134,6 +155,7 @@ def test_whole_game_in_the_browser(
                     refused += 1
         assert undone, "one undo was made"
         assert board_clicked and keyed
+        assert votes or game != "lancaster", "Lancaster's secret votes were cast"
 
         final = state(alice)["version"]
         wait_version(spectator, final)
@@ -164,6 +186,8 @@ def test_whole_game_in_the_browser(
         alice.screenshot(path=str(artifacts / f"{game}-replay.png"), full_page=True)
         bob.goto(f"{server_url}/replay/{gid}?version=1")  # a permalink opens at its version
         wait_version(bob, 1)
+        token = link.split("#token=")[1]
+        assert SENT and not [u for u in SENT if token in u], "a seat token left the fragment"
         assert console.errors == [], console.errors
     finally:
         for ctx in (ctx_a, ctx_b, ctx_s):

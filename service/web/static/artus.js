@@ -136,7 +136,7 @@ function details(s, c) {
   const hands = s.hands; // full view (finished game or replay)
   return html`<div class="artus-details">
     ${me != null && (s.hand || (hands && hands[me]))
-      ? html`<h3>Your hand</h3><ul class="hand">${handCards(s.hand || hands[me], true)}</ul>`
+      ? html`<h3>Your hand</h3>${(s.hand || hands[me]).length ? html`<ul class="hand">${handCards(s.hand || hands[me], true)}</ul>` : html`<p class="muted">empty</p>`}`
       : ""}
     <table class="mini">
       <thead><tr><th>Player</th><th>Colour</th><th>Score</th><th>Hand</th><th>Piles left</th></tr></thead>
@@ -153,7 +153,7 @@ function details(s, c) {
       ? html`<h3>Every hand (revealed)</h3>${hands.map((h, i) => html`<p>${c.names[i]}:</p><ul class="hand">${handCards(h, false)}</ul>`)}`
       : ""}
     ${s.played.length
-      ? html`<h3>Cards played (${s.played.length})</h3><ul class="played">${s.played.slice(-8).reverse().map((id) => html`<li>${cardName(id)} <span class="muted">(${cardColour(id)})</span></li>`)}</ul>`
+      ? html`<h3>Cards played (${s.played.length})</h3><p class="muted small">latest first</p><ul class="played">${handCards(s.played.slice(-8).reverse(), false)}</ul>`
       : ""}
     <p class="legend"><span class="lg z-red">red −15…−1 (hatched)</span> <span class="lg z-yellow">yellow 0 (dotted)</span> <span class="lg z-green">green +1…+10</span> <span class="lg carpet-lg">carpet seat (ring)</span></p>
   </div>`;

@@ -99,7 +99,7 @@ function board(s, c) {
       <text x="${x - 45}" y="${y - 9}" class="t-name">${name}</text>
       <text x="${x - 45}" y="${y + 12}" class="t-sym">${"●".repeat(t.town_value)} ${glyphs}</text>
       ${t.holder ? chip(t.holder, x + 28, y + 8, false) : ""}
-      ${castle ? svg`<g aria-label="castle +${castle.points}"><rect x="${x - 6}" y="${y - 1}" width="20" height="19" rx="2" fill="#777" stroke="#111"/><text x="${x + 4}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
+      ${castle ? svg`<g aria-label="castle +${castle.points}"><rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#777" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
     </g>`;
   });
   const track = s.track.map((q, i) => {

@@ -2,7 +2,7 @@
 // (?version=N), any seat's view once the game is over, the audit verdict and the undo trail.
 import { api, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { GAME_NAMES, renderer } from "./games.js";
-import { $, fmtTime, html, mount, notice } from "./ui.js";
+import { $, fmtTime, html, morph, mount, notice } from "./ui.js";
 
 const R = { cache: new Map(), playing: null };
 
@@ -180,8 +180,9 @@ function draw(view) {
   }
   const c = { you: as, names, view: { ...view, state }, actions: [] };
   const t0 = performance.now();
-  mount($("#board"), R.r.board(state, c));
-  mount($("#details"), R.r.details(state, c));
+  morph($("#board"), R.r.board(state, c));
+  morph($("#details"), R.r.details(state, c));
+  void document.body.offsetHeight; // layout included in the render time
   const ms = performance.now() - t0;
   window.__chronicle = { version: view.version, renderMs: ms };
   document.body.dataset.version = view.version;

@@ -2,8 +2,11 @@
 import { api, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { Live } from "./live.js";
-import { $, $$, clearNotice, fmtTime, html, keyClicks, mount, notice, until } from "./ui.js";
+import { $, $$, clearNotice, fmtTime, html, keyClicks, morph, mount, notice, until } from "./ui.js";
 
+const SEAT_EVENTS = new Set([
+  "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "GameFinished", "GameAbandoned",
+]);
 const S = {}; // the page's state: id, token, seat, summary, view, actions, log, chat, renderer
 
 export async function table(id) {
@@ -34,6 +37,7 @@ export async function table(id) {
   if (S.features.chat) loadChat();
   S.live = new Live(id, S.token, S.features, {
     onEvents: (events) => {
+      if (events.some((e) => SEAT_EVENTS.has(e.type))) S.needSummary = true;
       addLog(events);
       refresh();
     },
@@ -85,6 +89,11 @@ function layout() {
               <button type="button" id="leave" hidden>Leave the seat</button>
               <button type="button" id="start" hidden>Start now (bots fill open seats)</button>
             </div>
+            <form id="host-undo" class="act-tools" hidden>
+              <label for="host-to">Host: undo back to version</label>
+              <input id="host-to" type="number" min="1" inputmode="numeric">
+              <button type="submit">Undo</button>
+            </form>
           </section>
           <section class="card" aria-labelledby="players-h">
             <h2 id="players-h">Players</h2>
@@ -121,10 +130,14 @@ function layout() {
       if (t) pick(t.dataset.key, t.getAttribute("aria-label") || t.dataset.key);
     });
   }
-  $("#undo").onclick = undo;
+  $("#undo").onclick = () => undo();
   $("#resign").onclick = () => seatCall("resign", "You resigned; a bot plays your seat now.");
   $("#leave").onclick = () => seatCall("leave", "You left the seat.");
   $("#start").onclick = () => hostStart();
+  $("#host-undo").onsubmit = (e) => {
+    e.preventDefault();
+    undo(Number($("#host-to").value), held(S.id).host);
+  };
   if (S.features.chat) {
     $("#chat-panel").hidden = false;
     $("#chat-name").hidden = !!S.token;
@@ -146,8 +159,11 @@ async function refresh() {
     do {
       again = false;
       try {
+        // The summary (seat names, options) changes only when seats or the status do.
+        const wantSummary = S.needSummary || !S.view || S.view.status !== S.summary.status;
+        S.needSummary = false;
         const [summary, view, actions] = await Promise.all([
-          api(`/games/${S.id}`),
+          wantSummary ? api(`/games/${S.id}`) : Promise.resolve(S.summary),
           api(`/games/${S.id}/view`, { token: S.token }),
           S.token ? api(`/games/${S.id}/actions`, { token: S.token }) : Promise.resolve(null),
         ]);
@@ -156,6 +172,7 @@ async function refresh() {
           continue;
         }
         S.summary = summary;
+        if (summary.status !== view.status) S.needSummary = true;
         S.view = view;
         S.actions = actions ? actions.actions : [];
         S.seat = view.you;
@@ -192,9 +209,11 @@ function draw() {
   const v = S.view;
   const c = ctx();
   const t0 = performance.now();
-  mount($("#board"), S.r.board(v.state, c));
-  mount($("#details"), S.r.details(v.state, c));
+  morph($("#board"), S.r.board(v.state, c));
+  morph($("#details"), S.r.details(v.state, c));
   markLegal();
+  void document.body.offsetHeight; // layout included in the render time
+  (window.__drawnAt ||= {})[v.version] = Date.now();
   document.body.dataset.version = v.version;
   document.body.dataset.status = v.status;
   window.__chronicle = { version: v.version, renderMs: performance.now() - t0 };
@@ -228,7 +247,7 @@ function drawTurn() {
   else {
     const mine = S.seat != null && v.to_act.includes(S.seat);
     const others = v.to_act.filter((s) => s !== S.seat).map((s) => n[s]);
-    text = html`${mine ? html`<b class="your-turn">Your turn</b>` : ""}
+    text = html`${mine ? html`<b class="your-turn">Your turn</b> <a href="#act-panel" class="small">to your moves</a>` : ""}
       ${others.length ? html`${mine ? " · also " : "Waiting for "}${others.join(", ")}` : ""}
       ${v.to_act
         .filter((s) => deadlines[s])
@@ -259,7 +278,10 @@ function drawActions() {
   $("#undo").hidden = !S.token || policy === "none" || !active;
   $("#resign").hidden = !(S.features.resign && S.token && active);
   $("#leave").hidden = !(S.features.leave && S.token && S.view.status === "waiting");
-  $("#start").hidden = !(S.features.start && (held(S.id) || {}).host && S.view.status === "waiting");
+  const host = (held(S.id) || {}).host;
+  $("#start").hidden = !(S.features.start && host && S.view.status === "waiting");
+  $("#host-undo").hidden = !(host && policy === "host" && active);
+  $("#host-to").max = S.view.version - 1;
   if (!S.token) {
     mount($("#act-filter"), html`<p class="muted">You are watching. Players act from their seat links.</p>`);
     mount($("#actions"), "");
@@ -335,9 +357,10 @@ function apiAct(action, key) {
   });
 }
 
-async function undo() {
+async function undo(toVersion, hostToken) {
+  const body = Number.isInteger(toVersion) ? { to_version: toVersion } : {};
   try {
-    const r = await api(`/games/${S.id}/undo`, { method: "POST", body: {}, token: S.token });
+    const r = await api(`/games/${S.id}/undo`, { method: "POST", body, token: hostToken || S.token });
     const n = (r.undone || []).length;
     S.log = S.log.filter((e) => e.version <= r.version);
     renderLog();

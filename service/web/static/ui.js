@@ -103,3 +103,36 @@ export function keyClicks(root) {
 }
 
 export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+/** Like mount, but patches the existing nodes in place (attributes, text) and replaces only
+ *  the nodes that changed kind.  A board redrawn this way keeps every unchanged SVG text node,
+ *  so the browser lays out only what moved (SVG text layout dominates a redraw), and keyboard
+ *  focus stays where it was. */
+export function morph(el, content) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = part(content);
+  patch(el, tpl.content);
+  return el;
+}
+
+function patch(a, b) {
+  const want = [...b.childNodes];
+  for (let i = 0; i < want.length; i++) {
+    const x = a.childNodes[i];
+    const y = want[i];
+    if (!x) {
+      a.appendChild(y);
+    } else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) {
+      a.replaceChild(y, x);
+    } else if (x.nodeType !== 1) {
+      if (x.nodeValue !== y.nodeValue) x.nodeValue = y.nodeValue;
+    } else if (!x.isEqualNode(y)) {
+      for (const { name, value } of [...y.attributes]) {
+        if (x.getAttribute(name) !== value) x.setAttribute(name, value);
+      }
+      for (const { name } of [...x.attributes]) if (!y.hasAttribute(name)) x.removeAttribute(name);
+      patch(x, y);
+    }
+  }
+  while (a.childNodes.length > want.length) a.removeChild(a.lastChild);
+}
