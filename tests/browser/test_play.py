@@ -137,7 +137,8 @@ def test_whole_game_in_the_browser(
                 assert "committed: " + NAMES[i] in other.inner_text("#board")
                 assert mine not in other.inner_text("#details")
             if moves == MID_GAME[game]:
-                me.screenshot(path=str(artifacts / f"{game}-midgame.png"), full_page=True)
+                other.wait_for_timeout(300)  # its legal moves listed
+                other.screenshot(path=str(artifacts / f"{game}-midgame.png"), full_page=True)
             if not undone and moves >= 12 and state(me)["status"] == "active":
                 # undo this move (nothing was revealed and nobody acted since, or it is
                 # refused with its reason: then the notice says so and nothing changes)

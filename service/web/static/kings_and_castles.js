@@ -141,7 +141,10 @@ function counters(ids, key) {
 }
 
 function details(s, c) {
-  const colours = Object.keys(s.seats);
+  const mine = s.your_colours || [];
+  const colours = Object.keys(s.seats).sort(
+    (a, b) => mine.includes(b) - mine.includes(a) || s.seats[a] - s.seats[b],
+  );
   return html`<div class="kc-details">
     <p>Phase: <b>${phaseWords(s)}</b>${s.draw_needed ? ` · ${s.draw_needed} counters to draw` : ""}${s.countries_attacked.length ? ` · attacked: ${s.countries_attacked.join(", ")}` : ""}</p>
     <div class="kc-cols">${colours.map((col) => {

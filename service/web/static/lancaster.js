@@ -88,7 +88,7 @@ function board(s, c) {
   const law = (id, x, y, cls) => svg`<g>
       <rect x="${x}" y="${y}" width="140" height="62" rx="6" class="law ${cls}${id === votingOn ? " voting" : ""}" data-key="law:${id}" aria-label="law ${id}: ${LAWS[id] || ""}"/>
       <text x="${x + 6}" y="${y + 15}" class="l-id">${id}${id === votingOn ? " · voting" : ""}</text>
-      ${wrap(LAWS[id] || "", 26).map((line, i) => svg`<text x="${x + 6}" y="${y + 29 + i * 12}" class="l-t">${line}</text>`)}
+      ${wrap(LAWS[id] || "", 25).map((line, i) => svg`<text x="${x + 6}" y="${y + 29 + i * 12}" class="l-t">${line}</text>`)}
     </g>`;
   const current = s.laws.current.map((id, i) => law(id, 450 + i * 146, 274, "current"));
   const debate = s.laws.debate.map((id, i) => law(id, 450 + i * 146, 360, "debate"));
@@ -143,6 +143,7 @@ function wrap(text, n) {
 }
 
 function knightList(ks, key) {
+  if (!ks.length) return html`<span class="muted">none</span> `;
   return html`${ks.map((k) => html`<span class="swatch c-${knightColour(k)}" ${key ? html`data-key="knight:${k}" tabindex="0" role="button"` : ""} title="${kName(k)}">${COL[knightColour(k)].letter}${k.split("-")[1]}</span> `)}`;
 }
 
