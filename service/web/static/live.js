@@ -24,6 +24,11 @@ export class Live {
     else this.poll();
   }
 
+  setMode(mode) {
+    this.mode = mode;
+    document.body.dataset.live = mode; // which channel the page follows (tests, support)
+  }
+
   stop() {
     this.stopped = true;
     if (this.es) this.es.close();
@@ -35,7 +40,7 @@ export class Live {
   }
 
   async stream() {
-    this.mode = "stream";
+    this.setMode("stream");
     let url = `/api/v1/games/${this.id}/stream?after=${this.after}`;
     try {
       if (this.token) {
@@ -76,7 +81,7 @@ export class Live {
   }
 
   async poll() {
-    this.mode = "poll";
+    this.setMode("poll");
     while (!this.stopped) {
       this.abort = new AbortController();
       try {
