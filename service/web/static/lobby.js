@@ -90,7 +90,7 @@ function seatRow(i, g, kind = i === 0 ? "person" : "person") {
     <select id="kind-${i}" name="kind-${i}" class="kind">
       <option value="person" ${kind === "person" ? "selected" : ""}>a person</option>
       <option value="open" ${kind === "open" ? "selected" : ""} ${features.openSeats ? "" : "disabled"}>
-        open (anyone with the invitation)${features.openSeats ? "" : " — not on this server yet"}
+        ${features.openSeats ? "open (by invitation)" : "open (not on this server yet)"}
       </option>
       ${bots.map((b) => html`<option value="bot:${b}">a bot: ${b}</option>`)}
     </select>
