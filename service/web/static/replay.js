@@ -34,11 +34,11 @@ export async function replay(id) {
         <div class="head-links"><a class="button small" href="/play/${id}">Table</a> <a class="button small" href="/">Lobby</a></div>
       </div>
       <div class="replay-bar card">
-        <button type="button" id="first" aria-label="first version">⏮</button>
+        <button type="button" id="first" aria-label="first version">« First</button>
         <button type="button" id="prev" aria-label="previous version">◀</button>
         <button type="button" id="play" aria-label="play">▶ Play</button>
         <button type="button" id="next" aria-label="next version">▶</button>
-        <button type="button" id="last" aria-label="last version">⏭</button>
+        <button type="button" id="last" aria-label="last version">Last »</button>
         <label for="slider" class="vh">version</label>
         <input type="range" id="slider" min="1" max="${R.max}" value="${R.version}">
         <output id="vlabel" for="slider"></output>
@@ -114,13 +114,26 @@ async function loadAudit() {
         <h3>Undo trail</h3>
         ${(a.undone || []).length
           ? html`<ul class="small">${a.undone.map(
-              (u) => html`<li>${u.by} undid versions ${u.to_version + 1}-${u.from_version} (${(u.events || []).length} events) at ${fmtTime(u.at)}</li>`,
+              (u) => {
+                const n = (u.events || []).length;
+                const which = u.from_version === u.to_version + 1 ? `version ${u.from_version}` : `versions ${u.to_version + 1}-${u.from_version}`;
+                return html`<li>${byWhom(u.by)} undid ${which} (${n} ${n === 1 ? "event" : "events"}) at ${fmtTime(u.at)}</li>`;
+              },
             )}</ul>`
           : html`<p class="small muted">No undo in this game.</p>`}`,
     );
   } catch (e) {
     mount(el, html`<p class="muted">${e.message}</p>`);
   }
+}
+
+function byWhom(by) {
+  const m = /^seat:(\d+)$/.exec(by || "");
+  if (m) {
+    const seat = R.summary.seats[Number(m[1])];
+    return seat && seat.name ? seat.name : `seat ${Number(m[1]) + 1}`;
+  }
+  return by === "host" ? "the host" : by;
 }
 
 function query(v) {
