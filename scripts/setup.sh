@@ -14,3 +14,12 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet -e '.[test]'
   rm -f .venv/.installed-* && touch "$stamp"
 fi
+# The browser tests drive Debian's chromium through Playwright (never a downloaded browser).
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
+  else
+    echo "note: /usr/bin/chromium is missing (as root: apt-get install -y chromium);" \
+      "the browser tests will be skipped" >&2
+  fi
+fi

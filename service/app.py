@@ -17,6 +17,7 @@ from service.http import actions, catalog, errors, events, games, history, limit
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
+from service.web import pages
 
 MAX_BODY = 64 * 1024
 MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger than an action
@@ -84,6 +85,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     for resource in (catalog, games, views, actions, events, undo, history):
         api.register_blueprint(resource.blp)
     app.register_blueprint(health)
+    app.register_blueprint(pages)  # the browser client (service/web)
     errors.install(app)
 
     @app.before_request

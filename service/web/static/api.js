@@ -1,0 +1,133 @@
+// The public API (/api/v1) and the seat tokens this browser holds.
+//
+// Tokens arrive in the URL fragment (#token=...), which the browser never sends to a server,
+// and are kept in localStorage; every request carries them as an Authorization header, never
+// in a URL.  The fragment is wiped from the address bar as soon as it has been read.
+
+const BASE = "/api/v1";
+const KEY = "chronicle.v1";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    const err = (body && body.error) || {};
+    super(err.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = err.code || "http_" + status;
+    this.details = err.details || {};
+  }
+}
+
+export async function api(path, { method = "GET", body, token, signal, headers: extra } = {}) {
+  const headers = { Accept: "application/json", ...(extra || {}) };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await fetch(BASE + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+    credentials: "omit",
+    referrerPolicy: "no-referrer",
+  });
+  let data = null;
+  const text = await res.text();
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+// ---- what the server offers (feature detection without probing for 404s) -----------------
+let features = null;
+
+/** The set of API paths the server documents (OpenAPI); optional v1 additions light up
+ *  when their paths appear there. */
+export async function serverFeatures() {
+  if (!features) {
+    features = api("/openapi.json").then(
+      (doc) => {
+        const paths = Object.keys((doc && doc.paths) || {});
+        const has = (tail) => paths.some((p) => p.endsWith(tail));
+        const create = (((doc.paths || {})["/api/v1/games"] || {}).post || {}).requestBody;
+        const createText = JSON.stringify(create || {}) + JSON.stringify(doc.components || {});
+        return {
+          chat: has("/chat"),
+          stream: has("/stream") && has("/stream-ticket"),
+          join: has("/join"),
+          leave: has("/leave"),
+          start: has("/start"),
+          resign: has("/resign"),
+          openSeats: has("/join"),
+          turnTime: createText.includes("turn_time"),
+        };
+      },
+      () => ({}),
+    );
+  }
+  return features;
+}
+
+// ---- the browser's own store: seats, host tokens, invitation links ------------------------
+function load() {
+  try {
+    return JSON.parse(localStorage.getItem(KEY)) || { games: {} };
+  } catch {
+    return { games: {} };
+  }
+}
+function save(db) {
+  localStorage.setItem(KEY, JSON.stringify(db));
+}
+
+/** The record of one game in this browser: {game, seats: {seat: token}, active, host, links}. */
+export function held(id) {
+  return load().games[id] || null;
+}
+
+export function remember(id, patch) {
+  const db = load();
+  const cur = db.games[id] || { seats: {}, links: {}, added: Date.now() };
+  const next = { ...cur, ...patch };
+  next.seats = { ...cur.seats, ...(patch.seats || {}) };
+  next.links = { ...cur.links, ...(patch.links || {}) };
+  db.games[id] = next;
+  save(db);
+  return next;
+}
+
+export function forget(id) {
+  const db = load();
+  delete db.games[id];
+  save(db);
+}
+
+export function allHeld() {
+  return Object.entries(load().games);
+}
+
+/** The token this page acts with for game ``id`` (the active seat), or null (spectator). */
+export function tokenFor(id) {
+  const g = held(id);
+  if (!g) return null;
+  const seat = g.active != null && g.seats[g.active] ? g.active : Object.keys(g.seats)[0];
+  return seat != null ? g.seats[seat] : null;
+}
+
+/** Reads #token= / #host= / #invitation= from the address, stores it, and wipes it. */
+export function takeFragment() {
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const out = {};
+  for (const k of ["token", "host", "invitation"]) if (frag.get(k)) out[k] = frag.get(k);
+  if (Object.keys(out).length) {
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return out;
+}
+
+export const pageLink = (path, frag) =>
+  `${location.origin}${path}${frag ? "#" + new URLSearchParams(frag).toString() : ""}`;

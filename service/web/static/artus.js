@@ -1,0 +1,234 @@
+// Artus: the round table of 29 seats (values and colour bands turn with the King), every
+// figure, the rings (crowns), the scoring cards and the seat's own hand.
+import { commonEvent, fallbackEvent, signed, who } from "./common.js";
+import { html, svg } from "./ui.js";
+
+const PLAYER = {
+  red: { fill: "#c8372d", text: "#fff", letter: "R" },
+  yellow: { fill: "#f0c419", text: "#222", letter: "Y" },
+  green: { fill: "#2f8f4e", text: "#fff", letter: "G" },
+  blue: { fill: "#2b6cb0", text: "#fff", letter: "B" },
+};
+const ZONE = {
+  crown: { fill: "#6b4fa0", pattern: "" },
+  red: { fill: "#e8817a", pattern: "url(#hatch)" },
+  yellow: { fill: "#f3d77a", pattern: "url(#dots)" },
+  green: { fill: "#8cc79a", pattern: "" },
+};
+const CARDS = {
+  "K1-5B": "Knight 1-5 ⇄",
+  "K3-6": "Knight 3-6",
+  "K2-5": "Knight 2-5",
+  "K7-9": "Knight 7-9",
+  "K1-3": "Knight 1-3",
+  "K2-4": "Knight 2-4",
+  "K4-7": "Knight 4-7",
+  "K5-8": "Knight 5-8",
+  "M4-8": "King move 4-8 (silver, bronze)",
+  "M1-7S": "King move 1-7 (silver)",
+  "M1-7B": "King move 1-7 (bronze)",
+  "M1-5B": "King move 1-5 ⇄ (silver, bronze)",
+  RS: "Ring (silver)",
+  RB: "Ring (bronze)",
+  RX1: "Ring (silver or bronze)",
+  RX2: "Ring (silver or bronze)",
+  "S-all": "Scoring: all your knights",
+  "S-neg": "Scoring: all your knights, negated",
+  "S-gyr": "Scoring: green + yellow + red (or −15)",
+  "S-carpet": "Scoring: two on the carpet (or −25)",
+  "S-red": "Scoring: three on red (or −50)",
+  "S-choice": "Scoring: your choice",
+};
+const N = 29;
+
+export const cardName = (id) => CARDS[id.split("/")[1]] || id;
+const cardColour = (id) => id.split("/")[0];
+const figColour = (f) => f.split("-")[0];
+const isKnight = (f) => /-k\d+$/.test(f);
+const figName = (f, s) => {
+  if (!f) return "";
+  if (isKnight(f)) return `${f.split("-")[0]} knight ${f.split("-k")[1]}`;
+  return f === s.king ? `the King (${f})` : `prince ${f}`;
+};
+const seatOf = (s, f) => s.seats.indexOf(f);
+
+function pos(i, r) {
+  const a = ((-90 + (i * 360) / N) * Math.PI) / 180;
+  return [300 + r * Math.cos(a), 300 + r * Math.sin(a)];
+}
+
+function band(i, r1, r2) {
+  const h = 180 / N;
+  const a0 = ((-90 + (i * 360) / N - h) * Math.PI) / 180;
+  const a1 = ((-90 + (i * 360) / N + h) * Math.PI) / 180;
+  const p = (a, r) => `${(300 + r * Math.cos(a)).toFixed(1)} ${(300 + r * Math.sin(a)).toFixed(1)}`;
+  return `M${p(a0, r1)} A${r1} ${r1} 0 0 1 ${p(a1, r1)} L${p(a1, r2)} A${r2} ${r2} 0 0 0 ${p(a0, r2)} Z`;
+}
+
+function figure(f, s, x, y) {
+  if (isKnight(f)) {
+    const p = PLAYER[figColour(f)] || { fill: "#777", text: "#fff", letter: "?" };
+    return svg`<g class="fig knight" data-key="fig:${f}" aria-label="${figName(f, s)}">
+      <circle cx="${x}" cy="${y}" r="15" fill="${p.fill}" stroke="#111" stroke-width="1.5"/>
+      <text x="${x}" y="${y + 5}" text-anchor="middle" class="fig-t" fill="${p.text}">${p.letter}${f.split("-k")[1]}</text></g>`;
+  }
+  const silver = f.startsWith("silver");
+  const king = f === s.king;
+  const rings = s.rings[f] || 0;
+  const fill = silver ? "#d9dde3" : "#c98a4b";
+  return svg`<g class="fig prince${king ? " king" : ""}" data-key="fig:${f}" aria-label="${figName(f, s)}, ${rings} rings">
+    ${king
+      ? svg`<path d="M${x - 17} ${y + 10} L${x - 17} ${y - 8} L${x - 9} ${y} L${x} ${y - 14} L${x + 9} ${y} L${x + 17} ${y - 8} L${x + 17} ${y + 10} Z" fill="#f2c14e" stroke="#5a3d00" stroke-width="2"/>`
+      : svg`<rect x="${x - 13}" y="${y - 13}" width="26" height="26" transform="rotate(45 ${x} ${y})" fill="${fill}" stroke="#333" stroke-width="1.5"/>`}
+    <text x="${x}" y="${y + 5}" text-anchor="middle" class="fig-t" fill="#222">${silver ? "S" : "B"}${f.slice(-1)}</text>
+    ${Array.from({ length: rings }, (_, k) => svg`<circle cx="${x - (rings - 1) * 4 + k * 8}" cy="${y + 21}" r="3.2" fill="#f2c14e" stroke="#5a3d00"/>`)}
+  </g>`;
+}
+
+function board(s, c) {
+  const seats = [];
+  for (let i = 0; i < N; i++) {
+    const z = ZONE[s.zones[i]] || ZONE.green;
+    const carpet = s.carpet.includes(i);
+    const [tx, ty] = pos(i, 262);
+    const [fx, fy] = pos(i, 212);
+    const [nx, ny] = pos(i, 288);
+    const v = s.values[i];
+    seats.push(svg`<g class="seat" data-seat="${i}">
+      <path d="${band(i, 242, 282)}" fill="${z.fill}" stroke="#fff" stroke-width="1"/>
+      ${z.pattern ? svg`<path d="${band(i, 242, 282)}" fill="${z.pattern}" class="pat"/>` : ""}
+      <text x="${tx}" y="${ty + 5}" text-anchor="middle" class="val">${i === s.king_seat ? "♔" : signed(v)}</text>
+      <text x="${nx}" y="${ny + 3}" text-anchor="middle" class="seat-no">${i}</text>
+      <circle cx="${fx}" cy="${fy}" r="19" class="slot${carpet ? " carpet" : ""}" data-key="seat:${i}" aria-label="seat ${i}, value ${signed(v)}${carpet ? ", on the carpet" : ""}"/>
+      ${s.seats[i] ? figure(s.seats[i], s, fx, fy) : ""}
+    </g>`);
+  }
+  const n = c.names;
+  return svg`<svg viewBox="0 0 600 600" class="artus" role="img" aria-label="the round table">
+    <defs>
+      <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#8a1f17" stroke-width="1.4" opacity=".45"/></pattern>
+      <pattern id="dots" width="6" height="6" patternUnits="userSpaceOnUse"><circle cx="3" cy="3" r="1.1" fill="#7a5a00" opacity=".5"/></pattern>
+    </defs>
+    <circle cx="300" cy="300" r="240" class="table-top"/>
+    <circle cx="300" cy="300" r="120" class="plate"/>
+    ${seats}
+    <text x="300" y="268" text-anchor="middle" class="centre-big">Round ${s.round}/${s.rounds}</text>
+    <text x="300" y="296" text-anchor="middle" class="centre">${s.rules} rules · ${phaseWords(s)}</text>
+    <text x="300" y="322" text-anchor="middle" class="centre">King: ${s.king} on seat ${s.king_seat}</text>
+    <text x="300" y="346" text-anchor="middle" class="centre">rings in supply: ${s.ring_supply}</text>
+    ${s.to_act.length ? svg`<text x="300" y="372" text-anchor="middle" class="centre">to act: ${s.to_act.map((x) => n[x]).join(", ")}</text>` : ""}
+  </svg>`;
+}
+
+function phaseWords(s) {
+  return { placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" }[s.phase] || s.phase;
+}
+
+function handCards(cards, keyed) {
+  return cards.map(
+    (id) => html`<li class="card-chip c-${cardColour(id)}" ${keyed ? html`data-key="card:${id}" tabindex="0" role="button"` : ""} aria-label="${cardName(id)}">
+      <span class="chip-letter">${(PLAYER[cardColour(id)] || {}).letter || "?"}</span> ${cardName(id)}</li>`,
+  );
+}
+
+function details(s, c) {
+  const me = c.you;
+  const hands = s.hands; // full view (finished game or replay)
+  return html`<div class="artus-details">
+    ${me != null && (s.hand || (hands && hands[me]))
+      ? html`<h3>Your hand</h3>${(s.hand || hands[me]).length ? html`<ul class="hand">${handCards(s.hand || hands[me], true)}</ul>` : html`<p class="muted">empty</p>`}`
+      : ""}
+    <table class="mini">
+      <thead><tr><th>Player</th><th>Colour</th><th>Score</th><th>Hand</th><th>Piles left</th></tr></thead>
+      <tbody>${s.colours.map(
+        (col, i) => html`<tr class="${s.to_act.includes(i) ? "acting" : ""}">
+          <td>${c.names[i]}${i === me ? " (you)" : ""}</td>
+          <td><span class="swatch c-${col}">${PLAYER[col].letter}</span> ${col}</td>
+          <td class="num">${s.scores[i]}</td>
+          <td class="num">${s.hand_sizes[i]}</td>
+          <td>${Object.entries(s.piles[i]).map(([p, k]) => `${p} ${k}`).join(" · ")}</td></tr>`,
+      )}</tbody>
+    </table>
+    ${hands && me == null
+      ? html`<h3>Every hand (revealed)</h3>${hands.map((h, i) => html`<p>${c.names[i]}:</p><ul class="hand">${handCards(h, false)}</ul>`)}`
+      : ""}
+    ${s.played.length
+      ? html`<h3>Cards played (${s.played.length})</h3><p class="muted small">latest first</p><ul class="played">${handCards(s.played.slice(-8).reverse(), false)}</ul>`
+      : ""}
+    <p class="legend"><span class="lg z-red">red −15…−1 (hatched)</span> <span class="lg z-yellow">yellow 0 (dotted)</span> <span class="lg z-green">green +1…+10</span> <span class="lg carpet-lg">carpet seat (ring)</span></p>
+  </div>`;
+}
+
+function describeAction(a, c) {
+  const s = c.view.state;
+  if (a.type === "place_knight") return `Place a knight on seat ${a.seat} (${signed(s.values[a.seat])})`;
+  if (a.type === "draw") return `Draw a card from your ${a.pile} pile`;
+  if (a.type !== "play") return JSON.stringify(a);
+  const name = cardName(a.card);
+  const dir = a.direction === "ccw" ? " backwards" : "";
+  if (a.knight && a.steps != null) {
+    const from = seatOf(s, a.knight);
+    return `${name}: move ${figName(a.knight, s)} ${a.steps}${dir} (leaves seat ${from}, scores ${signed(s.values[from])})`;
+  }
+  if (a.option === "move" || (a.figure && a.steps != null)) {
+    const from = seatOf(s, a.figure);
+    const pts = a.figure === s.king ? "no score" : `scores ${signed(s.values[from])}`;
+    return `${name}: move ${figName(a.figure, s)} ${a.steps}${dir} (${pts})`;
+  }
+  if (a.prince) return `${name}: a ring for ${figName(a.prince, s)} (scores ${signed(s.values[seatOf(s, a.prince)])})`;
+  if (a.option === "score") return `${name}: score ${figName(a.knight, s)} (${signed(s.values[seatOf(s, a.knight)])})`;
+  if (a.knights) return a.knights.length ? `${name}: score ${a.knights.map((k) => figName(k, s)).join(", ")}` : `${name}: take the penalty`;
+  return `${name}`;
+}
+
+function keysOf(a) {
+  const k = [];
+  if (a.type === "place_knight") k.push(`seat:${a.seat}`);
+  if (a.card) k.push(`card:${a.card}`);
+  for (const f of [a.knight, a.figure, a.prince]) if (f) k.push(`fig:${f}`);
+  for (const f of a.knights || []) k.push(`fig:${f}`);
+  if (a.type === "draw") k.push(`pile:${a.pile}`);
+  return k;
+}
+
+function describeEvent(e, c) {
+  const common = commonEvent(e, c);
+  if (common) return common;
+  const d = e.data || {};
+  const w = who(e, c);
+  switch (e.type) {
+    case "GameStarted":
+      return `The cards were dealt (${(d.hand_sizes || []).join(" / ")} cards); ${d.knights_per_player} knights each.`;
+    case "KnightPlaced":
+      return `${w} placed ${d.knight} on seat ${d.seat}.`;
+    case "CardPlayed": {
+      const moves = (d.moves || []).map((m) => `${m.figure} ${m.from}→${m.to}${m.displaced ? " (pushed)" : ""}`);
+      const bits = [`${w} played ${cardName(d.card)}`];
+      if (moves.length) bits.push(moves.join(", "));
+      if (d.penalty != null) bits.push(`penalty ${d.penalty}`);
+      bits.push(`${signed(d.points || 0)} points`);
+      if (d.crowned) bits.push(`${d.crowned} is crowned King`);
+      if (d.table_turned) bits.push("the table turns");
+      return bits.join("; ") + ".";
+    }
+    case "CardDrawn":
+      return `${w} drew from the ${d.pile} pile${d.card ? ` (${cardName(d.card)})` : ""}.`;
+    default:
+      return fallbackEvent(e, c);
+  }
+}
+
+export default {
+  board,
+  details,
+  describeAction,
+  describeEvent,
+  keysOf,
+  phase: (s) => `round ${s.round}/${s.rounds}, ${phaseWords(s)}`,
+  scores: (s) => Object.fromEntries(s.scores.map((x, i) => [i, x])),
+  seatBadge: (seat, s) => {
+    const col = s.colours[seat];
+    return col ? html`<span class="swatch c-${col}">${PLAYER[col].letter}</span>` : "";
+  },
+  clickHint: "click a seat, a figure or a card",
+};

@@ -1,0 +1,276 @@
+// Kings and Castles: a schematic map of the 5 countries and 32 territories (the counter on each,
+// castles, ports/gates/flags), the succession track with crowns and the current King, every
+// colour's army and household, the bag, and money (exact for the seat's own colours, the last
+// digit for the others, as the tax track shows it).
+import { commonEvent, fallbackEvent, who } from "./common.js";
+import { html, svg } from "./ui.js";
+
+const COL = {
+  green: { fill: "#2f8f4e", text: "#fff", letter: "G" },
+  blue: { fill: "#2b6cb0", text: "#fff", letter: "B" },
+  teal: { fill: "#1b9e9e", text: "#fff", letter: "T" },
+  pink: { fill: "#d35d9e", text: "#fff", letter: "P" },
+  black: { fill: "#222", text: "#fff", letter: "X" },
+};
+const UNIT = { knight: ["K", 3, "knight"], men_at_arms: ["M", 2, "men-at-arms"], archers: ["A", 1, "archers"] };
+const COUNTRY = {
+  Scotland: { box: [330, 14, 250, 194] },
+  Ireland: { box: [16, 160, 254, 290] },
+  Wales: { box: [280, 226, 222, 250] },
+  England: { box: [512, 214, 372, 268] },
+  France: { box: [512, 492, 372, 150] },
+};
+const AT = {
+  Inverness: [398, 66], Perth: [512, 66], Stirling: [398, 120], Edinburgh: [512, 120],
+  Dumfries: [398, 174], Berwick: [512, 174],
+  Durham: [580, 262], York: [700, 262], Chester: [580, 320], Lincoln: [700, 320],
+  Bristol: [580, 380], London: [715, 384], Winchester: [640, 442], Canterbury: [820, 432],
+  Caernarfon: [338, 274], Montgomery: [446, 294], Cardigan: [338, 334], Brecon: [446, 360],
+  Pembroke: [338, 400], Llandaff: [446, 432],
+  Carrickfergus: [206, 208], Galway: [80, 240], Dublin: [206, 282], Limerick: [80, 322],
+  Waterford: [206, 362], Cork: [80, 410],
+  Calais: [826, 540], Rouen: [706, 540], Caen: [586, 540], Angers: [586, 606],
+  Poitiers: [706, 610], Bordeaux: [826, 610],
+};
+// symbols and adjacency (board data; drawn, never used for rules: the server decides)
+const SYM = {
+  Canterbury: "P", Winchester: "P", Bristol: "P", York: "P", Chester: "G", Durham: "G",
+  Berwick: "G", Dumfries: "G", Edinburgh: "P", Perth: "F", Inverness: "F",
+  Llandaff: "P", Pembroke: "P", Brecon: "G", Cardigan: "F", Montgomery: "G", Caernarfon: "F",
+  Dublin: "P", Waterford: "P", Cork: "P", Galway: "F", Carrickfergus: "F",
+  Calais: "PF", Rouen: "P", Caen: "P", Angers: "F", Poitiers: "F", Bordeaux: "P",
+};
+const ADJ = [
+  ["London", "Canterbury"], ["London", "Winchester"], ["London", "Bristol"], ["London", "Lincoln"],
+  ["Canterbury", "Winchester"], ["Winchester", "Bristol"], ["Bristol", "Lincoln"], ["Bristol", "Chester"],
+  ["Lincoln", "Chester"], ["Lincoln", "York"], ["Chester", "York"], ["York", "Durham"],
+  ["Berwick", "Edinburgh"], ["Berwick", "Dumfries"], ["Dumfries", "Edinburgh"], ["Dumfries", "Stirling"],
+  ["Edinburgh", "Stirling"], ["Stirling", "Perth"], ["Stirling", "Inverness"], ["Perth", "Inverness"],
+  ["Llandaff", "Pembroke"], ["Llandaff", "Brecon"], ["Pembroke", "Brecon"], ["Pembroke", "Cardigan"],
+  ["Brecon", "Cardigan"], ["Brecon", "Montgomery"], ["Cardigan", "Montgomery"], ["Cardigan", "Caernarfon"],
+  ["Montgomery", "Caernarfon"],
+  ["Dublin", "Waterford"], ["Dublin", "Limerick"], ["Dublin", "Galway"], ["Dublin", "Carrickfergus"],
+  ["Waterford", "Cork"], ["Waterford", "Limerick"], ["Cork", "Limerick"], ["Limerick", "Galway"],
+  ["Galway", "Carrickfergus"],
+  ["Calais", "Rouen"], ["Rouen", "Caen"], ["Rouen", "Angers"], ["Caen", "Angers"], ["Angers", "Poitiers"],
+  ["Poitiers", "Bordeaux"],
+];
+
+/** A counter id <colour>-<type>-<n> as {colour, type, points, short, name}. */
+export function counter(id) {
+  const [colour, type, n] = id.split("-");
+  const c = COL[colour] || { letter: "?" };
+  if (type === "mercenary") return { colour, type, points: +n, short: `${c.letter}$${n}`, name: `${colour} mercenary ${n}` };
+  if (type === "castle") return { colour, type, points: +n, short: `${c.letter}♜${n}`, name: `${colour} castle +${n}` };
+  const u = UNIT[type] || ["?", 0, type];
+  return { colour, type, points: u[1], short: `${c.letter}${u[0]}`, name: `${colour} ${u[2]} (${u[1]})` };
+}
+
+function chip(id, x, y, key = true) {
+  const k = counter(id);
+  const c = COL[k.colour] || COL.black;
+  return svg`<g ${key ? svg`data-key="ctr:${id}"` : ""} aria-label="${k.name}">
+    <rect x="${x - 17}" y="${y - 10}" width="34" height="20" rx="4" fill="${c.fill}" stroke="#000" stroke-width="1"/>
+    <text x="${x}" y="${y + 4}" text-anchor="middle" class="ctr-t" fill="${c.text}">${k.short}</text></g>`;
+}
+
+function board(s, c) {
+  const rows = Math.ceil(s.track.length / 12);
+  const H = 650 + rows * 78;
+  const countries = Object.entries(COUNTRY).map(([name, { box }]) => {
+    const [x, y, w, h] = box;
+    const mandated = s.mandated_country === name;
+    const attacked = s.countries_attacked.includes(name);
+    return svg`<g><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="18" class="country${mandated ? " mandated" : ""}"/>
+      <text x="${x + 12}" y="${y + 20}" class="country-name">${name}${mandated ? " · must be attacked" : ""}${attacked && !mandated ? " · attacked" : ""}</text></g>`;
+  });
+  const adj = ADJ.map(([a, b]) => svg`<line x1="${AT[a][0]}" y1="${AT[a][1]}" x2="${AT[b][0]}" y2="${AT[b][1]}" class="adj"/>`);
+  const terrs = Object.entries(s.territories).map(([name, t]) => {
+    const [x, y] = AT[name] || [0, 0];
+    const sym = SYM[name] || "";
+    const words = [sym.includes("P") ? "port" : "", sym.includes("G") ? "gate" : "", sym.includes("F") ? "flag" : ""].filter(Boolean);
+    const glyphs = `${sym.includes("P") ? "⚓" : ""}${sym.includes("G") ? "⊓" : ""}${sym.includes("F") ? "⚑" : ""}`;
+    const holder = t.holder ? counter(t.holder) : null;
+    const castle = t.castle ? counter(t.castle) : null;
+    const defence = (holder ? holder.points : 0) + (castle ? castle.points : 0);
+    return svg`<g class="t">
+      <rect x="${x - 50}" y="${y - 23}" width="100" height="46" rx="7" class="terr" data-key="terr:${name}"
+        aria-label="${name}, town ${t.town_value}${holder ? `, held by ${holder.name}, defence ${defence}` : ", empty"}${castle ? `, castle +${castle.points}` : ""}${words.length ? ", " + words.join(", ") : ""}"/>
+      <text x="${x - 45}" y="${y - 9}" class="t-name">${name}</text>
+      <text x="${x - 45}" y="${y + 12}" class="t-sym">${"●".repeat(t.town_value)} ${glyphs}</text>
+      ${t.holder ? chip(t.holder, x + 28, y + 8, false) : ""}
+      ${castle ? svg`<g aria-label="castle +${castle.points}"><rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#777" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
+    </g>`;
+  });
+  const track = s.track.map((q, i) => {
+    const x = 14 + (i % 12) * 73;
+    const y = 652 + Math.floor(i / 12) * 78;
+    const crown = q.crown ? COL[q.crown] : null;
+    return svg`<g>
+      <rect x="${x}" y="${y}" width="70" height="72" rx="6" class="track-sq${q.square === s.square ? " current" : ""}${q.turned ? " turned" : ""}" data-key="sq:${q.square}"
+        aria-label="square ${q.square}: ${q.king}, bonus ${q.bonus}, ${q.country}${q.crown ? `, ${q.crown} crown` : ", no crown"}"/>
+      <text x="${x + 4}" y="${y + 13}" class="tr-b">${q.square}</text>
+      <text x="${x + 66}" y="${y + 13}" text-anchor="end" class="tr-t">+${q.bonus}</text>
+      <text x="${x + 4}" y="${y + 27}" class="tr-t">${q.king.replace(" (Part ", " ").replace(")", "").slice(0, 14)}</text>
+      <text x="${x + 4}" y="${y + 40}" class="tr-t">${q.country}</text>
+      ${crown ? svg`<g aria-label="${q.crown} crown"><path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
+    </g>`;
+  });
+  return svg`<svg viewBox="0 0 900 ${H}" class="kc" role="img" aria-label="the map and the succession track">
+    <rect x="0" y="0" width="900" height="${H}" class="sea"/>
+    ${countries}${adj}${terrs}
+    <text x="20" y="474" class="country-name">Bag: ${s.bag_size} counters</text>
+    <text x="20" y="492" class="country-name">Destroyed: ${s.destroyed.length}</text>
+    <text x="20" y="514" class="tr-b">${s.king ? `King: ${s.king} (square ${s.square})` : "setting up"}</text>
+    <text x="20" y="534" class="tr-t">⚓ port, ⊓ gate: where players invade</text><text x="20" y="550" class="tr-t">⚑ flag: where enemies invade · ● town value</text><text x="20" y="566" class="tr-t">grey +n: a castle</text>
+    <text x="14" y="644" class="country-name">Succession track</text>
+    ${track}
+  </svg>`;
+}
+
+function money(s, colour) {
+  if (s.money && s.money[colour] != null) return html`<span class="money">${s.money[colour]}</span> <span class="muted">(exact)</span>`;
+  return html`<span class="money">…${s.money_digit[colour]}</span> <span class="muted">(last digit)</span>`;
+}
+
+function counters(ids, key) {
+  return html`<ul class="counters">${ids.map((id) => {
+    const k = counter(id);
+    return html`<li class="ctr c-${k.colour}" ${key ? html`data-key="ctr:${id}"` : ""} title="${k.name}" aria-label="${k.name}">${k.short}</li>`;
+  })}</ul>`;
+}
+
+function details(s, c) {
+  const mine = s.your_colours || [];
+  const colours = Object.keys(s.seats).sort(
+    (a, b) => mine.includes(b) - mine.includes(a) || s.seats[a] - s.seats[b],
+  );
+  return html`<div class="kc-details">
+    <p>Phase: <b>${phaseWords(s)}</b>${s.draw_needed ? ` · ${s.draw_needed} counters to draw` : ""}${s.countries_attacked.length ? ` · attacked: ${s.countries_attacked.join(", ")}` : ""}</p>
+    <div class="kc-cols">${colours.map((col) => {
+      const seat = s.seats[col];
+      const mine = (s.your_colours || []).includes(col);
+      return html`<div class="kc-col${mine ? " mine" : ""}">
+        <h3><span class="swatch c-${col}">${COL[col].letter}</span> ${col} · ${c.names[seat]}${mine ? " (you)" : ""}${s.king === col ? " · King" : ""}</h3>
+        <p>Money: ${money(s, col)} · tax markers: ${s.tax_markers[col]}</p>
+        <p class="muted">Army (${(s.armies[col] || []).length})</p>${counters(s.armies[col] || [], s.acting_colour === col)}
+        <p class="muted">Household (${(s.households[col] || []).length})</p>${counters(s.households[col] || [], false)}
+      </div>`;
+    })}</div>
+    <p class="legend">Counters: colour letter (G green, B blue, T teal, P pink, X enemy) + K knight 3 · M men-at-arms 2 · A archers 1 · $ mercenary · ♜ castle</p>
+  </div>`;
+}
+
+function phaseWords(s) {
+  return {
+    forming: "forming armies", crowns: "placing crowns", bonus: "drawing the bonus", occupy_rouen: "occupying Rouen",
+    attacks: "attacks", castles: "castles", tax: "taxation", refill: "refilling the army", over: "over",
+  }[s.phase] || s.phase;
+}
+
+function drawWords(a) {
+  const h = a.household || {};
+  const parts = [];
+  if (h.knight) parts.push(`${h.knight} knight${h.knight > 1 ? "s" : ""}`);
+  if (h.men_at_arms) parts.push(`${h.men_at_arms} men-at-arms`);
+  if (h.archers) parts.push(`${h.archers} archers`);
+  const home = parts.length ? `${parts.join(", ")} from the household` : "nothing from the household";
+  return `${home}, ${a.bag} from the bag`;
+}
+
+function describeAction(a, c) {
+  const s = c.view.state;
+  switch (a.type) {
+    case "place_crown": {
+      const q = s.track.find((x) => x.square === a.square) || {};
+      return `Place a crown on square ${a.square} (${q.king}, bonus ${q.bonus}, ${q.country})`;
+    }
+    case "draw":
+      return `Draw: ${drawWords(a)}`;
+    case "refill":
+      return `Refill: ${drawWords(a)}`;
+    case "occupy_rouen":
+      return `Occupy Rouen with ${counter(a.counter).name}`;
+    case "attack": {
+      const t = s.territories[a.target] || {};
+      const pts = a.counters.reduce((n, id) => n + counter(id).points, 0);
+      const def = (t.holder ? counter(t.holder).points : 0) + (t.castle ? counter(t.castle).points : 0);
+      return `Attack ${a.target}${t.holder ? ` (${counter(t.holder).short}, defence ${def})` : ""} with ${a.counters.map((x) => counter(x).short).join(" + ")} = ${pts}`;
+    }
+    case "end_attacks":
+      return "End the attacks";
+    case "place_castle":
+      return `Place ${counter(a.counter).name} in ${a.territory}`;
+    case "end_castles":
+      return "Place no more castles";
+    case "tax":
+      return "Collect taxes (spend a tax marker)";
+    case "no_tax":
+      return "Do not collect taxes";
+    default:
+      return JSON.stringify(a);
+  }
+}
+
+function keysOf(a) {
+  const k = [];
+  if (a.square != null) k.push(`sq:${a.square}`);
+  if (a.target) k.push(`terr:${a.target}`);
+  if (a.territory) k.push(`terr:${a.territory}`);
+  if (a.type === "occupy_rouen") k.push("terr:Rouen");
+  if (a.counter) k.push(`ctr:${a.counter}`);
+  for (const x of a.counters || []) k.push(`ctr:${x}`);
+  return k;
+}
+
+function describeEvent(e, c) {
+  const common = commonEvent(e, c);
+  if (common) return common;
+  const d = e.data || {};
+  const w = who(e, c);
+  const list = (ids) => (ids || []).map((x) => counter(x).short).join(" ");
+  switch (e.type) {
+    case "EnemiesPlaced":
+      return `Enemy units were placed in ${Object.keys(d.placements || {}).length} territories.`;
+    case "CountersDrawn":
+      return `${w} (${d.colour}) drew ${d.household.length ? `${list(d.household)} from the household` : "nothing from the household"}${d.bag && d.bag.length ? ` and ${list(d.bag)} from the bag` : ""}${d.returned && d.returned.length ? `; ${d.returned.length} destroyed counters went back into the bag` : ""}.`;
+    case "CrownPlaced":
+      return `${w} placed a ${d.colour} crown on square ${d.square}.`;
+    case "RouenOccupied":
+      return `${w} occupied Rouen with ${counter(d.counter).name}.`;
+    case "TerritoryCaptured":
+      return `${w} (${d.colour}) took ${d.target} from ${counter(d.defender).name}${d.castle ? " and its castle" : ""} with ${list(d.counters)}; ${counter(d.stays).short} stays.`;
+    case "AttacksEnded":
+      return `${w} ended the attacks.`;
+    case "CastlePlaced":
+      return `${w} placed ${counter(d.counter).name} in ${d.territory}.`;
+    case "CastlesEnded":
+      return `${w} placed no more castles.`;
+    case "TaxDeclined":
+      return `${w} did not collect taxes.`;
+    case "TaxCollected": {
+      const amounts = Object.entries(d.amounts || {}).map(([col, n]) => `${col} +${n}`);
+      return `${w} collected taxes${amounts.length ? ` (${amounts.join(", ")})` : ""}; the tax track moved.`;
+    }
+    case "TurnEnded":
+      return `Square ${d.square} is over${d.next ? `; square ${d.next} begins` : ""}.`;
+    case "FinalTaxCollected":
+      return `Final taxation: ${Object.entries(d.money || {}).map(([col, m]) => `${col} ${m}`).join(", ")}.`;
+    default:
+      return fallbackEvent(e, c);
+  }
+}
+
+export default {
+  board,
+  details,
+  describeAction,
+  describeEvent,
+  keysOf,
+  phase: (s) => (s.square ? `square ${s.square}/${s.last_square}, ${phaseWords(s)}` : phaseWords(s)),
+  seatBadge: (seat, s) =>
+    Object.entries(s.seats)
+      .filter(([, x]) => x === seat)
+      .map(([col]) => html`<span class="swatch c-${col}">${COL[col].letter}</span>`),
+  clickHint: "click a territory, a counter or a track square",
+};

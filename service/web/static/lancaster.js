@@ -1,0 +1,310 @@
+// Lancaster: the nine counties with their nobles and knights, every castle, the conflicts,
+// parliament's two law rows and the vote, each player's screen (gold and squires: the seat's
+// own, or everyone's with 2 players) and every player's public track.
+import { commonEvent, fallbackEvent, who } from "./common.js";
+import { html, svg } from "./ui.js";
+
+const COL = {
+  red: { fill: "#c8372d", text: "#fff", letter: "R" },
+  blue: { fill: "#2b6cb0", text: "#fff", letter: "B" },
+  green: { fill: "#2f8f4e", text: "#fff", letter: "G" },
+  yellow: { fill: "#f0c419", text: "#222", letter: "Y" },
+  purple: { fill: "#7b4fb0", text: "#fff", letter: "P" },
+};
+const LAWS = {
+  L1: "Most gold: upgrade one deployed knight.",
+  L2: "Most squires: a strength-1 knight from reserve to court.",
+  L3: "3 power per 2 counties occupied.",
+  L4: "Buy vote markers, 1 gold each.",
+  L5: "Pay 1 squire + 1 gold for 3 power, repeatable.",
+  L6: "Build 1 extension per 2 conflicts with a knight.",
+  L7: "1 squire per deployed strength-2 knight.",
+  L8: "Squire + marker + gold per 2 conflicts with a knight.",
+  L9: "No deployed strength-2 knight: upgrade one knight.",
+  L10: "Swap a deployed strength-3 knight for your 4.",
+  L11: "5 power per 3 extensions.",
+  L12: "3 power per conflict with a knight.",
+  L13: "8 power per 3 counties with a knight.",
+  L14: "5 power if all three strength-1 knights are deployed.",
+  L15: "A new knight per 3 nobles at your table.",
+  L16: "Buy power, 1 gold each.",
+  L17: "4 power if your strength-4 knight is deployed.",
+  L18: "1 power per noble at your table.",
+};
+const SPACES = ["treasury", "squire_hall", "council", "barracks", "training_yard", "chapel"];
+const SPACE_NAME = {
+  treasury: "Treasury +1 gold", squire_hall: "Squire hall +1 squire", council: "Council +1 marker",
+  barracks: "Barracks: 2 squires → knight", training_yard: "Training yard: 1 squire → upgrade", chapel: "Chapel +1 power",
+};
+const SHORT = { treasury: "treasury", squire_hall: "squires", council: "council", barracks: "barracks", training_yard: "training", chapel: "chapel" };
+const FAVOUR = { upgrade: "upgrade a knight", goods: "2 gold/squires", noble: "a noble" };
+
+export const knightColour = (k) => k.split("-")[0];
+const strength = (k) => Number(k.split("-")[1][0]);
+const kName = (k) => `${knightColour(k)} ${k.split("-")[1]} (strength ${strength(k)})`;
+const reward = (r) =>
+  Object.entries(r || {})
+    .map(([k, v]) => `${v} ${k.replaceAll("_", " ")}`)
+    .join(", ");
+
+function kchip(k, x, y, key = true) {
+  const c = COL[knightColour(k)] || { fill: "#777", text: "#fff", letter: "?" };
+  return svg`<g ${key ? svg`data-key="knight:${k}"` : ""} aria-label="${kName(k)}">
+    <circle cx="${x}" cy="${y}" r="12" fill="${c.fill}" stroke="#000"/>
+    <text x="${x}" y="${y + 4}" text-anchor="middle" class="kn-t" fill="${c.text}">${c.letter}${strength(k)}</text></g>`;
+}
+
+function board(s, c) {
+  const letters = Object.keys(s.counties);
+  const counties = letters.map((L, i) => {
+    const x = 10 + (i % 3) * 143;
+    const y = 34 + Math.floor(i / 3) * 104;
+    const ct = s.counties[L];
+    const occ = ct.occupant;
+    return svg`<g>
+      <rect x="${x}" y="${y}" width="137" height="98" rx="8" class="county" data-key="county:${L}"
+        aria-label="${ct.name} (${L}), minimum ${ct.min}, reward ${reward(ct.reward)}, ${ct.nobles_left} nobles left${occ ? `, held by ${kName(occ.knight)} with ${occ.squires} squires` : ""}"/>
+      <text x="${x + 6}" y="${y + 16}" class="c-name">${L} · ${ct.name}</text>
+      <text x="${x + 6}" y="${y + 31}" class="c-sub">min ${ct.min} · ${reward(ct.reward)}</text>
+      <text x="${x + 6}" y="${y + 46}" class="c-sub">nobles left: ${"♦".repeat(ct.nobles_left) || "none"}</text>
+      ${occ ? svg`${kchip(occ.knight, x + 22, y + 72, false)}<text x="${x + 40}" y="${y + 76}" class="c-sub">${occ.squires ? `+${occ.squires} squire${occ.squires > 1 ? "s" : ""} = ${strength(occ.knight) + occ.squires}` : `= ${strength(occ.knight)}`}</text>` : ""}
+    </g>`;
+  });
+  const card = (cf, x, y, row) => svg`<g>
+      <rect x="${x}" y="${y}" width="210" height="92" rx="8" class="cf" data-key="conflict:${cf.n}"
+        aria-label="conflict ${cf.n} (${row} row), France ${cf.france}, power ${cf.power.join(" / ")}, England ${cf.strengths.reduce((a, b) => a + b, 0)}"/>
+      <text x="${x + 6}" y="${y + 16}" class="c-name">Conflict ${cf.n} · France ${cf.france}</text>
+      <text x="${x + 6}" y="${y + 31}" class="c-sub">power ${cf.power.join(" / ")} · England ${cf.strengths.reduce((a, b) => a + b, 0)}</text>
+      ${[0, 1, 2].map((i) => {
+        const stack = cf.spaces[i] || [];
+        return svg`<rect x="${x + 6 + i * 68}" y="${y + 40}" width="62" height="46" rx="5" class="space"/>
+          <text x="${x + 10 + i * 68}" y="${y + 52}" class="c-sub">${i + 1}.${stack.length ? ` = ${cf.strengths[i]}` : ""}</text>
+          ${stack.map((k, j) => kchip(k, x + 20 + i * 68 + j * 18, y + 70, false))}`;
+      })}
+    </g>`;
+  const upper = s.conflicts.upper.map((cf, i) => card(cf, 450 + i * 220, 34, "upper"));
+  const lower = s.conflicts.lower.map((cf, i) => card(cf, 450 + i * 220, 148, "lower"));
+  const votingOn = s.phase === "vote" && s.vote ? s.vote.law : null;
+  const law = (id, x, y, cls) => svg`<g>
+      <rect x="${x}" y="${y}" width="140" height="62" rx="6" class="law ${cls}${id === votingOn ? " voting" : ""}" data-key="law:${id}" aria-label="law ${id}: ${LAWS[id] || ""}"/>
+      <text x="${x + 6}" y="${y + 15}" class="l-id">${id}${id === votingOn ? " · voting" : ""}</text>
+      ${wrap(LAWS[id] || "", 25).map((line, i) => svg`<text x="${x + 6}" y="${y + 29 + i * 12}" class="l-t">${line}</text>`)}
+    </g>`;
+  const current = s.laws.current.map((id, i) => law(id, 450 + i * 146, 274, "current"));
+  const debate = s.laws.debate.map((id, i) => law(id, 450 + i * 146, 360, "debate"));
+  const colours = Object.keys(s.castles);
+  const castleRows = colours.map((col, r) => {
+    const y = 368 + r * 44;
+    const owner = s.players.find((p) => p.colour === col || p.ally === col);
+    const built = owner && owner.colour === col ? owner.extensions : [];
+    return svg`<g>
+      <text x="10" y="${y + 20}" class="c-sub">${COL[col].letter} ${col}${owner && owner.ally === col ? " (ally)" : ""}</text>
+      ${SPACES.map((sp, i) => {
+        const k = s.castles[col][sp];
+        const ext = built.includes(sp);
+        return svg`<rect x="${84 + i * 58}" y="${y}" width="54" height="36" rx="4" class="space${ext ? " ext" : ""}" data-key="space:${col}:${sp}"
+          aria-label="${col} castle, ${SPACE_NAME[sp]}${ext ? ", extension built" : ""}${k ? `, ${kName(k)}` : ""}"/>
+          <text x="${86 + i * 58}" y="${y + 11}" class="c-sub">${SHORT[sp]}</text>
+          ${ext ? svg`<text x="${86 + i * 58}" y="${y + 31}" class="c-sub">ext ✓</text>` : ""}
+          ${k ? kchip(k, 124 + i * 58, y + 23, false) : ""}`;
+      })}
+    </g>`;
+  });
+  const H = Math.max(460, 380 + colours.length * 44 + 10);
+  const vote = s.vote;
+  return svg`<svg viewBox="0 0 900 ${H}" class="la" role="img" aria-label="the board of Lancaster">
+    <rect width="900" height="${H}" class="bg"/>
+    <text x="10" y="22" class="h">Counties</text>
+    ${counties}
+    <text x="450" y="22" class="h">Conflicts (upper row) · deck ${s.conflicts.deck}</text>
+    ${upper}
+    <text x="450" y="142" class="h">${lower.length ? "Lower row" : ""}</text>
+    ${lower}
+    <text x="450" y="266" class="h">Parliament: current laws</text>
+    ${current}
+    <text x="450" y="352" class="h">Laws under debate${vote ? ` · committed: ${vote.committed.map((x) => c.names[x]).join(", ") || "nobody yet"}` : ""}</text>
+    ${debate}
+    <text x="10" y="360" class="h">Castles</text>
+    ${castleRows}
+  </svg>`;
+}
+
+function wrap(text, n) {
+  const out = [];
+  let line = "";
+  for (const w of text.split(" ")) {
+    if ((line + " " + w).trim().length > n) {
+      out.push(line.trim());
+      line = w;
+    } else line += " " + w;
+  }
+  if (line.trim()) out.push(line.trim());
+  return out.slice(0, 3);
+}
+
+function knightList(ks, key) {
+  if (!ks.length) return html`<span class="muted">none</span> `;
+  return html`${ks.map((k) => html`<span class="swatch c-${knightColour(k)}" ${key ? html`data-key="knight:${k}" tabindex="0" role="button"` : ""} title="${kName(k)}">${COL[knightColour(k)].letter}${k.split("-")[1]}</span> `)}`;
+}
+
+function details(s, c) {
+  const me = c.you;
+  const vote = s.vote;
+  return html`<div class="la-details">
+    <p>Round <b>${s.round}</b>/5 · ${phaseWords(s)} · start player: ${c.names[s.start]} · order: ${s.order.map((x) => c.names[x]).join(" → ")}
+      · King's favour face up: ${s.favour.face_up.map((t) => FAVOUR[t.split("-")[0]] || t).join(", ") || "none"}</p>
+    ${vote && me != null
+      ? html`<p class="secret">Vote on <b>${vote.law}</b> (${LAWS[vote.law] || ""}):
+          ${vote.mine ? html`your secret vote: <b>${vote.mine.tile}</b> + ${vote.mine.markers} markers (hidden from the others until all have voted)` : "choose yes or no and how many markers; nobody sees it until all have voted."}</p>`
+      : ""}
+    ${vote && vote.votes ? html`<p>Votes: ${Object.entries(vote.votes).map(([x, v]) => `${c.names[x]}: ${v.tile} + ${v.markers}`).join(" · ")}</p>` : ""}
+    <div class="la-players">${s.players.map((p) => {
+      const mine = p.seat === me;
+      const screen = p.gold != null
+        ? html`gold <b>${p.gold}</b> · squires <b>${p.squires}</b>`
+        : html`<span class="muted">gold and squires behind the screen</span>`;
+      return html`<div class="la-player${mine ? " mine" : ""}">
+        <h3><span class="swatch c-${p.colour}">${COL[p.colour].letter}</span> ${c.names[p.seat]}${mine ? " (you)" : ""}${p.ally ? html` · ally <span class="swatch c-${p.ally}">${COL[p.ally].letter}</span>` : ""}</h3>
+        <p>power <b>${p.power}</b> · vote markers ${p.markers} · nobles ${p.nobles.join(" ") || "none"}</p>
+        <p>${mine ? html`<span class="secret">Your screen: ${screen}</span>` : screen}</p>
+        <p class="small">extensions: ${p.extensions.map((x) => x.replace("_", " ")).join(", ") || "none"} · pile ${p.extension_pile}</p>
+        <p class="small">court: ${knightList(p.knights.court, mine)} reserve: ${knightList(p.knights.reserve, false)}</p>
+        ${p.ally_knights ? html`<p class="small">ally court: ${knightList(p.ally_knights.court, mine)} reserve: ${knightList(p.ally_knights.reserve, false)}</p>` : ""}
+      </div>`;
+    })}</div>
+    ${s.prisoners.length ? html`<p>Prisoners: ${knightList(s.prisoners, me != null)}</p>` : ""}
+  </div>`;
+}
+
+function phaseWords(s) {
+  return {
+    start: "building the first extension", placement: "placing knights", vote: "parliament votes",
+    laws: "laws take effect", counties: "county rewards", castle: "castle rewards", conflicts: "conflicts", over: "over",
+  }[s.phase] || s.phase;
+}
+
+function describeAction(a, c) {
+  const s = c.view.state;
+  const ct = (L) => `${s.counties[L].name} (${L})`;
+  switch (a.type) {
+    case "build_start_extension":
+      return `Build your first extension on the ${a.space.replace("_", " ")}`;
+    case "place_county":
+      return `Send ${kName(a.knight)} to ${ct(a.county)}${a.squires ? ` with ${a.squires} squire${a.squires > 1 ? "s" : ""}` : ""}`;
+    case "place_castle":
+      return `Put ${kName(a.knight)} in the castle: ${SPACE_NAME[a.space] || a.space}`;
+    case "place_conflict":
+      return `Send ${kName(a.knight)} to conflict ${a.conflict}`;
+    case "take_favour": {
+      const ch = a.choice && typeof a.choice === "object" ? `${a.choice.gold || 0} gold, ${a.choice.squires || 0} squires` : a.choice;
+      return `King's favour: ${FAVOUR[a.tile.split("-")[0]] || a.tile}${ch != null ? ` (${ch})` : ""}`;
+    }
+    case "vote":
+      return `Vote ${a.tile.toUpperCase()} on ${a.law} with ${a.markers} marker${a.markers === 1 ? "" : "s"} (secret)`;
+    case "county_reward":
+      return `${ct(a.county)}: take ${{ noble: "the noble", reward: `the reward (${reward(s.counties[a.county].reward)})`, both: "both for 3 gold" }[a.take]}${a.knight ? `, upgrade ${kName(a.knight)}` : ""}`;
+    case "choose_start_player":
+      return `Make ${c.names[a.seat]} the start player`;
+    case "castle_reward":
+      return `Castle reward: ${SPACE_NAME[a.source] || a.source}${a.knight ? ` (upgrade ${kName(a.knight)})` : ""}`;
+    case "ransom":
+      return `Ransom ${kName(a.knight)} (${strength(a.knight)} gold)`;
+    case "upgrade":
+      return `Upgrade ${kName(a.knight)}`;
+    case "buy":
+      return `Buy ${a.count}`;
+    case "pass":
+      return "Pass";
+    default:
+      return JSON.stringify(a);
+  }
+}
+
+function keysOf(a, s) {
+  const k = [];
+  const me = s && s.players && s.you != null ? s.players[s.you].colour : null;
+  if (a.knight) k.push(`knight:${a.knight}`);
+  if (a.county) k.push(`county:${a.county}`);
+  if (a.conflict != null) k.push(`conflict:${a.conflict}`);
+  if (a.type === "vote") k.push(`law:${a.law}`);
+  if (a.type === "place_castle") k.push(`space:${knightColour(a.knight)}:${a.space}`);
+  if (a.type === "build_start_extension" && me) k.push(`space:${me}:${a.space}`);
+  if (a.type === "castle_reward" && me) k.push(`space:${me}:${a.source}`);
+  return k;
+}
+
+function gains(g) {
+  return Object.entries(g || {})
+    .map(([k, v]) => (Array.isArray(v) ? `${k} ${v.join("→")}` : typeof v === "number" ? `${v > 0 ? "+" : ""}${v} ${k.replaceAll("_", " ")}` : `${k} ${v}`))
+    .join(", ");
+}
+
+function describeEvent(e, c) {
+  const common = commonEvent(e, c);
+  if (common) return common;
+  const d = e.data || {};
+  const w = who(e, c);
+  switch (e.type) {
+    case "GameSetUp":
+      return `The board was set: laws ${d.current.join(", ")} in force, ${d.debate.join(", ")} under debate; conflicts ${d.conflicts.join(", ")}.`;
+    case "StartExtensionBuilt":
+      return `${w} built an extension on the ${d.space.replace("_", " ")}.`;
+    case "KnightPlacedInCounty":
+      return `${w} sent ${kName(d.knight)} to county ${d.county}${d.squires ? ` with ${d.squires} squires` : ""}${d.expelled ? `, expelling ${d.expelled}` : ""}.`;
+    case "KnightPlacedInCastle":
+      return `${w} put ${kName(d.knight)} in the castle (${d.space.replace("_", " ")}).`;
+    case "KnightPlacedInConflict":
+      return `${w} sent ${kName(d.knight)} to conflict ${d.conflict}${d.favour ? " and earns a King's favour" : ""}.`;
+    case "FavourTaken":
+      return `${w} took a King's favour (${d.tile}): ${gains(d.gains)}.`;
+    case "VoteCommitted":
+      return `${w} voted on ${d.law} (secret).`;
+    case "VotesRevealed":
+      return `Votes on ${d.law}: ${d.yes} yes, ${d.no} no; ${d.approved ? "approved" : "rejected"}${d.dropped ? ` (${d.dropped} leaves)` : ""}. ${Object.entries(d.votes || {}).map(([x, v]) => `${c.names[x]}: ${v.tile} + ${v.markers}`).join(", ")}.`;
+    case "LawOpened":
+      return `Law ${d.law} takes effect.`;
+    case "LawUsed":
+      return `${w} used law ${d.law}: ${gains(d.gains)}.`;
+    case "LawPassed":
+      return `${w} passed on law ${d.law}.`;
+    case "LawTookEffect":
+      return `Law ${d.law}: ${Object.entries(d.effects || {}).map(([x, g]) => `${c.names[x] || x} ${gains(g)}`).join("; ") || "no effect"}.`;
+    case "CountyRewarded":
+      return `${w} took ${d.take} from county ${d.county}: ${gains(d.gains)}.`;
+    case "StartPlayerChosen":
+      return `${w} made ${c.names[d.start]} the start player.`;
+    case "CastleRewardTaken":
+      return `${w} took the ${d.source.replace("_", " ")} reward: ${gains(d.gains)}.`;
+    case "CastlePassed":
+      return `${w} took no more castle rewards.`;
+    case "CastleFinished":
+      return `${w} finished the castle (${d.markers} vote markers).`;
+    case "ConflictResolved":
+      return `Conflict ${d.conflict} (France ${d.france}, England ${d.strength}): ${d.won ? "won" : d.outcome.replace("_", " ")}; ${Object.entries(d.power || {}).map(([x, p]) => `${c.names[x]} +${p} power`).join(", ") || "no power"}.`;
+    case "KnightRansomed":
+      return `${w} ransomed ${kName(d.knight)} for ${d.gold} gold.`;
+    case "PrisonersLost":
+      return `Prisoners went to the reserve: ${(d.knights || []).join(", ")}.`;
+    case "RoundEnded":
+      return `Round ${d.round} is over.`;
+    case "RoundStarted":
+      return `Round ${d.round}: conflicts ${d.conflicts.join(", ")}; laws ${d.laws.join(", ")} under debate.`;
+    default:
+      return fallbackEvent(e, c);
+  }
+}
+
+export default {
+  board,
+  details,
+  describeAction,
+  describeEvent,
+  keysOf,
+  phase: (s) => `round ${s.round}/5, ${phaseWords(s)}`,
+  scores: (s) => Object.fromEntries(s.players.map((p) => [p.seat, p.power])),
+  seatBadge: (seat, s) => {
+    const p = s.players[seat];
+    return p ? html`<span class="swatch c-${p.colour}">${COL[p.colour].letter}</span>` : "";
+  },
+  clickHint: "click a county, a conflict, a castle space, a law or a knight",
+};

@@ -1,0 +1,404 @@
+// The lobby: the games offered, creating a table, the public waiting tables, "my games", and
+// the join page of an invitation link.
+import {
+  allHeld,
+  api,
+  forget,
+  held,
+  pageLink,
+  remember,
+  serverFeatures,
+  takeFragment,
+} from "./api.js";
+import { GAME_NAMES } from "./games.js";
+import { $, $$, copy, html, mount, notice, plural } from "./ui.js";
+
+const TURN_TIMES = [
+  ["", "no clock"],
+  ["PT2M", "2 minutes a turn"],
+  ["PT1H", "1 hour a turn"],
+  ["P1D", "1 day a turn"],
+  ["P3D", "3 days a turn"],
+];
+
+const SEAT_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"];
+
+let catalog = null;
+let features = {};
+
+export async function lobby() {
+  document.title = "Chronicle: lobby";
+  const app = $("#app");
+  [catalog, features] = await Promise.all([api("/catalog"), serverFeatures()]);
+  mount(
+    app,
+    html`<h1>Lobby</h1>
+      <div class="lobby">
+        <section class="card" aria-labelledby="new-h">
+          <h2 id="new-h">New table</h2>
+          <form id="create" autocomplete="off"></form>
+          <div id="created" aria-live="polite"></div>
+        </section>
+        <section class="card" aria-labelledby="mine-h">
+          <h2 id="mine-h">My games</h2>
+          <div id="mine"><p class="muted">Loading…</p></div>
+        </section>
+        <section class="card" aria-labelledby="wait-h">
+          <h2 id="wait-h">Tables waiting for players</h2>
+          <div id="waiting"></div>
+        </section>
+        <section class="card" aria-labelledby="recent-h">
+          <h2 id="recent-h">Recent games (watch or replay)</h2>
+          <div id="recent"></div>
+        </section>
+        <section class="card wide" aria-labelledby="cat-h">
+          <h2 id="cat-h">Games offered</h2>
+          <div id="catalog" class="catalog"></div>
+        </section>
+      </div>`,
+  );
+  mount(
+    $("#catalog"),
+    catalog.games.map(
+      (g) => html`<article class="game-card">
+        <h3>${g.name}</h3>
+        <p>${g.players.min}-${g.players.max} players · bots: ${g.bots.join(", ")}</p>
+        <ul>
+          ${Object.entries(g.options).map(
+            ([k, o]) => html`<li><b>${k}</b>: ${o.values.join(" / ")} (default ${o.default})</li>`,
+          )}
+        </ul>
+      </article>`,
+    ),
+  );
+  createForm();
+  showMine();
+  showWaiting();
+  showRecent();
+}
+
+// ---- create a table -----------------------------------------------------------------------
+function gameOf(id) {
+  return catalog.games.find((g) => g.id === id);
+}
+
+function seatRow(i, g, kind = i === 0 ? "person" : "person") {
+  const bots = g.bots;
+  return html`<li class="seat-row" data-seat="${i}">
+    <span class="seat-no">Seat ${i + 1}</span>
+    <label class="vh" for="kind-${i}">seat ${i + 1} is</label>
+    <select id="kind-${i}" name="kind-${i}" class="kind">
+      <option value="person" ${kind === "person" ? "selected" : ""}>a person</option>
+      <option value="open" ${kind === "open" ? "selected" : ""} ${features.openSeats ? "" : "disabled"}>
+        ${features.openSeats ? "open (by invitation)" : "open (not on this server yet)"}
+      </option>
+      ${bots.map((b) => html`<option value="bot:${b}">a bot: ${b}</option>`)}
+    </select>
+    <label class="vh" for="name-${i}">name of seat ${i + 1}</label>
+    <input id="name-${i}" name="name-${i}" class="name" maxlength="40" value="${SEAT_NAMES[i] || "Player " + (i + 1)}">
+  </li>`;
+}
+
+function createForm() {
+  const form = $("#create");
+  const render = (gameId, n) => {
+    const g = gameOf(gameId);
+    n = Math.max(g.players.min, Math.min(g.players.max, n));
+    const rows = [];
+    for (let i = 0; i < n; i++) rows.push(seatRow(i, g));
+    mount(
+      form,
+      html`<div class="field">
+          <label for="game">Game</label>
+          <select id="game" name="game">
+            ${catalog.games.map(
+              (x) => html`<option value="${x.id}" ${x.id === gameId ? "selected" : ""}>${x.name}</option>`,
+            )}
+          </select>
+        </div>
+        ${Object.entries(g.options).map(
+          ([k, o]) => html`<div class="field">
+            <label for="opt-${k}">${k === "undo" ? "Undo policy" : k[0].toUpperCase() + k.slice(1)}</label>
+            <select id="opt-${k}" name="opt-${k}" data-option="${k}">
+              ${o.values.map(
+                (v) => html`<option value="${v}" ${v === o.default ? "selected" : ""}>${optionLabel(k, v)}</option>`,
+              )}
+            </select>
+          </div>`,
+        )}
+        <div class="field">
+          <label for="turn-time">Turn time</label>
+          <select id="turn-time" name="turn-time" ${features.turnTime ? "" : "disabled"}>
+            ${TURN_TIMES.map(([v, t]) => html`<option value="${v}">${t}</option>`)}
+          </select>
+          ${features.turnTime ? "" : html`<small class="muted">clocks are not on this server yet</small>`}
+        </div>
+        <div class="field">
+          <label><input type="checkbox" id="public" ${features.join ? "" : "disabled"}> list it in the lobby (public table)</label>
+        </div>
+        <fieldset>
+          <legend>Seats (${g.players.min}-${g.players.max})</legend>
+          <ol class="seats">${rows}</ol>
+          <button type="button" id="add-seat" ${n >= g.players.max ? "disabled" : ""}>Add a seat</button>
+          <button type="button" id="drop-seat" ${n <= g.players.min ? "disabled" : ""}>Remove a seat</button>
+        </fieldset>
+        <button type="submit" class="primary" id="create-table">Create the table</button>`,
+    );
+    $("#game").onchange = (e) => render(e.target.value, n);
+    $("#add-seat").onclick = () => render(gameId, n + 1);
+    $("#drop-seat").onclick = () => render(gameId, n - 1);
+    $$(".kind", form).forEach((sel) => {
+      sel.onchange = () => {
+        const name = sel.closest("li").querySelector(".name");
+        name.disabled = sel.value === "open";
+        if (sel.value.startsWith("bot:") && SEAT_NAMES.includes(name.value)) {
+          name.value = `Bot ${sel.value.slice(4)}`;
+        }
+      };
+    });
+  };
+  render(catalog.games[0].id, 2);
+  form.onsubmit = (e) => {
+    e.preventDefault();
+    create(form);
+  };
+}
+
+function optionLabel(k, v) {
+  if (k === "undo")
+    return { turn: "own last move, until others act", host: "the host may undo anything", none: "no undo" }[v] || v;
+  return v;
+}
+
+async function create(form) {
+  const game = $("#game", form).value;
+  const options = {};
+  $$("[data-option]", form).forEach((s) => (options[s.dataset.option] = s.value));
+  const players = $$(".seat-row", form).map((li) => {
+    const kind = $(".kind", li).value;
+    const name = $(".name", li).value.trim() || "Player";
+    if (kind === "open") return { open: true };
+    if (kind.startsWith("bot:")) return { name, bot: kind.slice(4) };
+    return { name };
+  });
+  const body = { game, players, options };
+  const tt = $("#turn-time", form).value;
+  if (tt) body.turn_time = tt;
+  if ($("#public", form).checked) body.public = true;
+  const button = $("#create-table", form);
+  button.disabled = true;
+  try {
+    const created = await api("/games", { method: "POST", body });
+    afterCreate(created, players);
+  } catch (e) {
+    notice(`The table was not created: ${e.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function afterCreate(created, players) {
+  const id = created.id;
+  const withToken = created.seats.filter((s) => s.token);
+  // The creator plays the first seat named for a person; every other seat gets a link.
+  const mine = withToken[0];
+  const links = {};
+  for (const s of withToken.slice(1)) links[s.seat] = pageLink(`/play/${id}`, { token: s.token });
+  for (const inv of created.invitations || []) {
+    links[inv.seat] = pageLink(`/join/${id}`, { invitation: inv.code });
+  }
+  remember(id, {
+    game: created.game,
+    seats: mine ? { [mine.seat]: mine.token } : {},
+    active: mine ? mine.seat : null,
+    host: created.host_token,
+    links,
+  });
+  const seatName = (n) => {
+    const s = created.seats.find((x) => x.seat === Number(n));
+    return s && s.name ? s.name : players[n] && players[n].open ? "open seat" : `seat ${Number(n) + 1}`;
+  };
+  mount(
+    $("#created"),
+    html`<div class="created">
+      <h3>Table created</h3>
+      ${Object.keys(links).length
+        ? html`<p>Send each player their own link (it holds their seat: share it with them only).</p>`
+        : ""}
+      <ul class="links">
+        ${Object.entries(links).map(
+          ([seat, url]) => html`<li>
+            <label for="link-${seat}">Seat ${Number(seat) + 1} (${seatName(seat)})</label>
+            <input id="link-${seat}" class="invite-link" data-seat="${seat}" readonly value="${url}">
+            <button type="button" class="copy" data-for="link-${seat}">Copy</button>
+          </li>`,
+        )}
+      </ul>
+      <p><a class="button primary" id="go-table" href="/play/${id}">Go to the table</a>
+      <a class="button" href="/replay/${id}">Replay</a></p>
+    </div>`,
+  );
+  $$("#created .copy").forEach((b) => (b.onclick = () => copy($("#" + b.dataset.for).value, b)));
+  showMine();
+}
+
+// ---- lists --------------------------------------------------------------------------------
+function statusWords(s, mySeat) {
+  if (s.status === "finished") return "finished";
+  if (s.status === "waiting") return "waiting for players";
+  if (s.status === "scoring") return "scoring";
+  if (s.status === "abandoned") return "abandoned";
+  if (mySeat != null && s.to_act.includes(Number(mySeat))) return "your turn";
+  return "playing";
+}
+
+async function showMine() {
+  const el = $("#mine");
+  const games = allHeld().sort((a, b) => (b[1].added || 0) - (a[1].added || 0));
+  if (!games.length) {
+    mount(el, html`<p class="muted">No games in this browser yet. Create a table, or open a link a host sent you.</p>`);
+    return;
+  }
+  const rows = await Promise.all(
+    games.map(async ([id, g]) => {
+      try {
+        return [id, g, await api(`/games/${id}`)];
+      } catch (e) {
+        return [id, g, e.status === 404 ? null : undefined];
+      }
+    }),
+  );
+  mount(
+    el,
+    html`<ul class="game-list">
+      ${rows.map(([id, g, s]) => {
+        if (s === null) return html`<li>${id}: no longer on this server <button type="button" class="forget" data-id="${id}">Forget</button></li>`;
+        const seat = g.active;
+        const seatInfo = s && seat != null ? (s.seats.find((x) => x.seat === Number(seat)) || {}) : {};
+        const status = s ? statusWords(s, seat) : "unreachable";
+        return html`<li class="${status === "your turn" ? "hot" : ""}">
+          <a href="/play/${id}">${GAME_NAMES[g.game] || g.game}</a>
+          <span class="muted">${seatInfo.name ? `as ${seatInfo.name}` : "watching"} · ${status}${s ? ` · version ${s.version}` : ""}</span>
+          <a href="/replay/${id}" class="small">replay</a>
+          ${Object.keys(g.links || {}).length
+            ? html`<details><summary>invitation links</summary>
+                ${Object.entries(g.links).map(
+                  ([st, url]) => html`<div class="link-row"><label>Seat ${Number(st) + 1}
+                    <input readonly class="invite-link" value="${url}"></label>
+                    <button type="button" class="copy-inline">Copy</button></div>`,
+                )}</details>`
+            : ""}
+          <button type="button" class="forget small" data-id="${id}" aria-label="forget this game">Forget</button>
+        </li>`;
+      })}
+    </ul>`,
+  );
+  $$(".forget", el).forEach((b) => (b.onclick = () => { forget(b.dataset.id); showMine(); }));
+  $$(".copy-inline", el).forEach((b) => (b.onclick = () => copy(b.previousElementSibling.querySelector("input").value, b)));
+}
+
+async function showWaiting() {
+  const el = $("#waiting");
+  if (!features.join) {
+    mount(el, html`<p class="muted">Open seats and public tables light up when this server offers joining.</p>`);
+    return;
+  }
+  try {
+    const list = await api("/games?status=waiting&per_page=20");
+    mount(
+      el,
+      list.games.length
+        ? html`<ul class="game-list">${list.games.map(
+            (s) => html`<li><a href="/join/${s.id}">${GAME_NAMES[s.game] || s.game}</a>
+              <span class="muted">${plural(s.seats.filter((x) => x.open).length, "open seat")} ·
+              ${s.seats.filter((x) => !x.open).map((x) => x.name).join(", ")}</span></li>`,
+          )}</ul>`
+        : html`<p class="muted">No public table is waiting.</p>`,
+    );
+  } catch (e) {
+    mount(el, html`<p class="muted">${e.message}</p>`);
+  }
+}
+
+async function showRecent() {
+  const el = $("#recent");
+  try {
+    const list = await api("/games?per_page=8");
+    mount(
+      el,
+      list.games.length
+        ? html`<ul class="game-list">${list.games.map(
+            (s) => html`<li><a href="/play/${s.id}">${GAME_NAMES[s.game] || s.game}</a>
+              <span class="muted">${s.seats.map((x) => x.name || "open").join(" · ")} · ${s.status}</span>
+              <a class="small" href="/replay/${s.id}">replay</a></li>`,
+          )}</ul>`
+        : html`<p class="muted">No games yet.</p>`,
+    );
+  } catch (e) {
+    mount(el, html`<p class="muted">${e.message}</p>`);
+  }
+}
+
+// ---- the join page ------------------------------------------------------------------------
+export async function join(id) {
+  document.title = "Chronicle: join a table";
+  const frag = takeFragment();
+  if (frag.token) {
+    // a seat link sent to the join page: the seat is already this person's
+    remember(id, { seats: {}, pendingToken: frag.token });
+    location.replace(`/play/${id}#token=${encodeURIComponent(frag.token)}`);
+    return;
+  }
+  const invitation = frag.invitation || sessionStorage.getItem(`chronicle.invite.${id}`);
+  if (invitation) sessionStorage.setItem(`chronicle.invite.${id}`, invitation);
+  features = await serverFeatures();
+  const app = $("#app");
+  let summary;
+  try {
+    summary = await api(`/games/${id}`);
+  } catch (e) {
+    mount(app, html`<h1>Join</h1><p>${e.message}</p>`);
+    return;
+  }
+  const mine = held(id);
+  mount(
+    app,
+    html`<h1>Join a table of ${GAME_NAMES[summary.game] || summary.game}</h1>
+      <section class="card">
+        <p>Seats: ${summary.seats.map((s) => (s.open ? "open" : s.name)).join(" · ")} · ${summary.status}</p>
+        ${mine && Object.keys(mine.seats).length
+          ? html`<p>This browser already holds a seat here. <a href="/play/${id}">Go to the table</a></p>`
+          : ""}
+        ${features.join
+          ? html`<form id="join-form">
+              <label for="join-name">Your name</label>
+              <input id="join-name" maxlength="40" required value="">
+              <button class="primary" type="submit">Take a seat</button>
+            </form>`
+          : html`<p class="muted">This server does not take joins yet; ask the host for your seat link.</p>`}
+        <p><a href="/play/${id}">Watch the table</a></p>
+      </section>`,
+  );
+  const form = $("#join-form");
+  if (!form) return;
+  form.onsubmit = async (e) => {
+    e.preventDefault();
+    const name = $("#join-name").value.trim();
+    const body = { name };
+    if (invitation) body.invitation = invitation;
+    try {
+      const got = await api(`/games/${id}/join`, { method: "POST", body });
+      remember(id, { game: summary.game, seats: { [got.seat]: got.token }, active: got.seat });
+      sessionStorage.removeItem(`chronicle.invite.${id}`);
+      location.assign(`/play/${id}`);
+    } catch (err) {
+      notice(
+        err.code === "seat_taken"
+          ? "That seat is taken already."
+          : err.code === "game_not_waiting"
+            ? "The game has started already; you may watch it."
+            : err.message,
+      );
+    }
+  };
+}

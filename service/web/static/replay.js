@@ -1,0 +1,228 @@
+// The replay viewer: every version of a game, stepped, slid or played, with a permalink
+// (?version=N), any seat's view once the game is over, the audit verdict and the undo trail.
+import { api, serverFeatures, takeFragment, tokenFor } from "./api.js";
+import { GAME_NAMES, renderer } from "./games.js";
+import { $, fmtTime, html, morph, mount, notice } from "./ui.js";
+
+const R = { cache: new Map(), playing: null };
+
+export async function replay(id) {
+  takeFragment();
+  R.id = id;
+  R.token = tokenFor(id);
+  await serverFeatures();
+  R.summary = await api(`/games/${id}`);
+  R.r = await renderer(R.summary.game);
+  R.finished = R.summary.status === "finished";
+  document.title = `Chronicle: replay of ${GAME_NAMES[R.summary.game] || R.summary.game}`;
+  const q = new URLSearchParams(location.search);
+  const asked = Number(q.get("version"));
+  R.max = R.summary.version;
+  R.version = asked >= 1 && asked <= R.max ? asked : R.max;
+  R.as = q.get("as") || (R.finished ? "all" : "me");
+  const seatOptions = R.finished
+    ? [
+        ["all", "everything (revealed)"],
+        ...R.summary.seats.map((s) => [`seat:${s.seat}`, `as ${s.name || "seat " + (s.seat + 1)} saw it`]),
+        ["public", "as a spectator saw it"],
+      ]
+    : [["me", R.token ? "as your seat sees it" : "as a spectator"]];
+  mount(
+    $("#app"),
+    html`<div class="table-head">
+        <h1>Replay: ${GAME_NAMES[R.summary.game] || R.summary.game}</h1>
+        <div class="head-links"><a class="button small" href="/play/${id}">Table</a> <a class="button small" href="/">Lobby</a></div>
+      </div>
+      <div class="replay-bar card">
+        <button type="button" id="first" aria-label="first version">« First</button>
+        <button type="button" id="prev" aria-label="previous version">◀</button>
+        <button type="button" id="play" aria-label="play">▶ Play</button>
+        <button type="button" id="next" aria-label="next version">▶</button>
+        <button type="button" id="last" aria-label="last version">Last »</button>
+        <label for="slider" class="vh">version</label>
+        <input type="range" id="slider" min="1" max="${R.max}" value="${R.version}">
+        <output id="vlabel" for="slider"></output>
+        <label>View <select id="as">${seatOptions.map(([v, t]) => html`<option value="${v}" ${v === R.as ? "selected" : ""}>${t}</option>`)}</select></label>
+        <a id="permalink" class="small" href="">permalink</a>
+      </div>
+      <div class="table-grid">
+        <section class="board-wrap">
+          <div id="board" class="board"></div>
+          <div id="details" class="details"></div>
+        </section>
+        <aside class="side">
+          <section class="card"><h2>This step</h2><p id="step-event"></p><p id="step-phase" class="muted"></p></section>
+          <section class="card"><h2>Audit</h2><div id="audit"><p class="muted">Loading…</p></div></section>
+          <section class="card"><h2>Log</h2><ol id="log" class="log"></ol></section>
+        </aside>
+      </div>`,
+  );
+  $("#first").onclick = () => go(1);
+  $("#prev").onclick = () => go(R.version - 1);
+  $("#next").onclick = () => go(R.version + 1);
+  $("#last").onclick = () => go(R.max);
+  $("#play").onclick = togglePlay;
+  $("#slider").oninput = (e) => go(Number(e.target.value));
+  $("#as").onchange = (e) => {
+    R.as = e.target.value;
+    R.cache.clear();
+    go(R.version, true);
+  };
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.key === "ArrowLeft") go(R.version - 1);
+    else if (e.key === "ArrowRight") go(R.version + 1);
+    else if (e.key === "Home") go(1);
+    else if (e.key === "End") go(R.max);
+    else if (e.key === " ") {
+      e.preventDefault();
+      togglePlay();
+    } else return;
+  });
+  await Promise.all([loadLog(), loadAudit()]);
+  await go(R.version, true);
+}
+
+async function loadLog() {
+  const r = await api(`/games/${R.id}/events?after=0&limit=1000`, { token: R.token });
+  R.events = r.events;
+  const names = R.summary.seats.map((s) => s.name || `seat ${s.seat + 1}`);
+  const c = { names, you: null };
+  mount(
+    $("#log"),
+    R.events.map(
+      (e) => html`<li data-version="${e.version}"><a href="?version=${e.version}" data-v="${e.version}"><span class="v">${e.version}</span></a> ${R.r.describeEvent(e, c)}</li>`,
+    ),
+  );
+  $("#log").onclick = (e) => {
+    const a = e.target.closest("a[data-v]");
+    if (a) {
+      e.preventDefault();
+      go(Number(a.dataset.v));
+    }
+  };
+}
+
+async function loadAudit() {
+  const el = $("#audit");
+  try {
+    const a = await api(`/games/${R.id}/audit`, { token: R.token });
+    mount(
+      el,
+      html`<p class="verdict ${a.chain_ok ? "ok" : "bad"}" id="verdict">${a.chain_ok ? "✓ Hash chain verified: the log is intact." : `✗ Hash chain broken${a.first_bad_version ? ` at version ${a.first_bad_version}` : ""}.`}</p>
+        <p class="small muted">head ${String(a.head_hash || "").slice(0, 16)}… · ${(a.events || []).length} events</p>
+        <h3>Undo trail</h3>
+        ${(a.undone || []).length
+          ? html`<ul class="small">${a.undone.map(
+              (u) => {
+                const n = (u.events || []).length;
+                const which = u.from_version === u.to_version + 1 ? `version ${u.from_version}` : `versions ${u.to_version + 1}-${u.from_version}`;
+                return html`<li>${byWhom(u.by)} undid ${which} (${n} ${n === 1 ? "event" : "events"}) at ${fmtTime(u.at)}</li>`;
+              },
+            )}</ul>`
+          : html`<p class="small muted">No undo in this game.</p>`}`,
+    );
+  } catch (e) {
+    mount(el, html`<p class="muted">${e.message}</p>`);
+  }
+}
+
+function byWhom(by) {
+  const m = /^seat:(\d+)$/.exec(by || "");
+  if (m) {
+    const seat = R.summary.seats[Number(m[1])];
+    return seat && seat.name ? seat.name : `seat ${Number(m[1]) + 1}`;
+  }
+  return by === "host" ? "the host" : by;
+}
+
+function query(v) {
+  if (R.as === "all") return [`/games/${R.id}/view?version=${v}&reveal=true`, null];
+  if (R.as.startsWith("seat:")) return [`/games/${R.id}/view?version=${v}&reveal=true`, null];
+  if (R.as === "public") return [`/games/${R.id}/view?version=${v}`, null];
+  return [`/games/${R.id}/view?version=${v}`, R.token];
+}
+
+function fetchView(v) {
+  if (!R.cache.has(v)) {
+    const [path, token] = query(v);
+    const p = api(path, { token }).catch((e) => {
+      R.cache.delete(v);
+      throw e;
+    });
+    R.cache.set(v, p);
+  }
+  return R.cache.get(v);
+}
+
+let drawn = 0;
+async function go(v, force = false) {
+  v = Math.max(1, Math.min(R.max, v));
+  if (v === R.version && !force && drawn === v) return;
+  R.version = v;
+  $("#slider").value = v;
+  $("#vlabel").textContent = `version ${v} of ${R.max}`;
+  const url = `${location.pathname}?version=${v}${R.as !== (R.finished ? "all" : "me") ? `&as=${R.as}` : ""}`;
+  history.replaceState(null, "", url);
+  $("#permalink").href = url;
+  let view;
+  try {
+    view = await fetchView(v);
+  } catch (e) {
+    notice(e.message);
+    return;
+  }
+  if (R.version !== v) return; // a later step won the race
+  draw(view);
+  drawn = v;
+  if (v < R.max) fetchView(v + 1).catch(() => {});
+}
+
+function draw(view) {
+  const names = R.summary.seats.map((s) => s.name || `seat ${s.seat + 1}`);
+  const as = R.as.startsWith("seat:") ? Number(R.as.slice(5)) : view.you;
+  const state = { ...view.state };
+  if (R.as.startsWith("seat:")) {
+    // the revealed view, shown from that seat's chair (its own hand; money of its colours)
+    if (state.hands) state.hand = state.hands[as];
+    if ("you" in state) state.you = as;
+    if ("seat" in state) state.seat = as;
+    if (state.seats && !Array.isArray(state.seats)) {
+      state.your_colours = Object.entries(state.seats).filter(([, x]) => x === as).map(([c]) => c);
+    }
+  }
+  const c = { you: as, names, view: { ...view, state }, actions: [] };
+  const t0 = performance.now();
+  morph($("#board"), R.r.board(state, c));
+  morph($("#details"), R.r.details(state, c));
+  void document.body.offsetHeight; // layout included in the render time
+  const ms = performance.now() - t0;
+  window.__chronicle = { version: view.version, renderMs: ms };
+  document.body.dataset.version = view.version;
+  const ev = (R.events || []).find((e) => e.version === view.version);
+  mount($("#step-event"), ev ? html`<b>${view.version}.</b> ${R.r.describeEvent(ev, { names, you: null })}` : "");
+  mount(
+    $("#step-phase"),
+    html`${R.r.phase(state, c)} · ${view.status}${view.result ? html` · winners: ${view.result.winners.map((s) => names[s]).join(", ")}` : ""}`,
+  );
+  const prev = $("#log li.current");
+  if (prev) prev.classList.remove("current");
+  const li = $(`#log li[data-version="${view.version}"]`);
+  if (li) li.classList.add("current");
+}
+
+function togglePlay() {
+  const b = $("#play");
+  if (R.playing) {
+    clearInterval(R.playing);
+    R.playing = null;
+    b.textContent = "▶ Play";
+    return;
+  }
+  if (R.version >= R.max) go(1);
+  b.textContent = "⏸ Pause";
+  R.playing = setInterval(() => {
+    if (R.version >= R.max) togglePlay();
+    else go(R.version + 1);
+  }, 400);
+}

@@ -1,0 +1,138 @@
+// Small DOM helpers: escaped HTML templates (no inline script or style anywhere), notices.
+
+export class Raw {
+  constructor(s) {
+    this.s = s;
+  }
+  toString() {
+    return this.s;
+  }
+}
+export const raw = (s) => new Raw(String(s));
+
+const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ESC[c]);
+
+function part(v) {
+  if (v == null || v === false) return "";
+  if (v instanceof Raw) return v.s;
+  if (Array.isArray(v)) return v.map(part).join("");
+  return esc(v);
+}
+
+/** html`<p>${text}</p>`: every interpolation is escaped unless it is raw() or html`...`. */
+export function html(strings, ...vals) {
+  let out = strings[0];
+  vals.forEach((v, i) => {
+    out += part(v) + strings[i + 1];
+  });
+  return new Raw(out);
+}
+export const svg = html;
+
+export const $ = (sel, root = document) => root.querySelector(sel);
+export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
+
+export function mount(el, content) {
+  el.innerHTML = part(content);
+  return el;
+}
+
+let noticeTimer = null;
+/** A message for everyone (role=alert): errors stay until the next one or a click. */
+export function notice(text, kind = "error") {
+  const el = document.getElementById("notice");
+  if (!el) return;
+  el.textContent = text;
+  el.className = kind;
+  el.hidden = false;
+  clearTimeout(noticeTimer);
+  if (kind !== "error") noticeTimer = setTimeout(() => (el.hidden = true), 4000);
+  el.onclick = () => (el.hidden = true);
+}
+export function clearNotice() {
+  const el = document.getElementById("notice");
+  if (el) el.hidden = true;
+}
+
+export function fmtTime(iso) {
+  if (!iso) return "";
+  const d = new Date(iso);
+  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+}
+
+/** "in 2 min 5 s" / "3 d 4 h" until an ISO time ("overdue" once past). */
+export function until(iso, now = Date.now()) {
+  let s = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (!Number.isFinite(s)) return "";
+  if (s <= 0) return "time is up";
+  const d = Math.floor(s / 86400);
+  s -= d * 86400;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  if (d) return `${d} d ${h} h left`;
+  if (h) return `${h} h ${m} min left`;
+  if (m) return `${m} min ${s} s left`;
+  return `${s} s left`;
+}
+
+export async function copy(text, button) {
+  try {
+    await navigator.clipboard.writeText(text);
+    if (button) {
+      const old = button.textContent;
+      button.textContent = "Copied";
+      setTimeout(() => (button.textContent = old), 1500);
+    }
+  } catch {
+    notice("Copy this link by hand: select the field and copy it.", "info");
+  }
+}
+
+/** Keyboard for SVG board items: Enter or Space acts like a click. */
+export function keyClicks(root) {
+  root.addEventListener("keydown", (e) => {
+    const t = e.target.closest && e.target.closest("[data-key]");
+    if (t && (e.key === "Enter" || e.key === " ")) {
+      e.preventDefault();
+      t.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+    }
+  });
+}
+
+export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+
+/** Like mount, but patches the existing nodes in place (attributes, text) and replaces only
+ *  the nodes that changed kind.  A board redrawn this way keeps every unchanged SVG text node,
+ *  so the browser lays out only what moved (SVG text layout dominates a redraw), and keyboard
+ *  focus stays where it was. */
+export function morph(el, content) {
+  const tpl = document.createElement("template");
+  tpl.innerHTML = part(content);
+  patch(el, tpl.content);
+  return el;
+}
+
+function patch(a, b) {
+  const want = [...b.childNodes];
+  for (let i = 0; i < want.length; i++) {
+    const x = a.childNodes[i];
+    const y = want[i];
+    if (!x) {
+      a.appendChild(y);
+    } else if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName) {
+      a.replaceChild(y, x);
+    } else if (x.nodeType !== 1) {
+      if (x.nodeValue !== y.nodeValue) x.nodeValue = y.nodeValue;
+    } else if (!x.isEqualNode(y)) {
+      for (const { name, value } of [...y.attributes]) {
+        if (x.getAttribute(name) !== value) x.setAttribute(name, value);
+      }
+      for (const { name } of [...x.attributes]) if (!y.hasAttribute(name)) x.removeAttribute(name);
+      patch(x, y);
+    }
+  }
+  while (a.childNodes.length > want.length) a.removeChild(a.lastChild);
+}
