@@ -97,6 +97,7 @@ class Feed:
     undos: list[tuple[int, int]] = field(default_factory=list)  # (epoch, cut to version)
     seq: int = 0  # changes of any kind: watchers wait for it to move
     watchers: int = 0
+    direct: set[Watch] = field(default_factory=set)
     rendered: OrderedDict[Any, bytes] = field(default_factory=OrderedDict)
     extra: dict[str, Any] = field(default_factory=dict)  # other sources' state
 
@@ -132,9 +133,10 @@ class Feed:
         self.cond.notify_all()
 
 
-@dataclass
+@dataclass(eq=False)
 class Watch:
-    """One watcher: what it has been sent, and whom it is rendered for."""
+    """One watcher: what it has been sent, and whom it is rendered for.  A *direct* watcher
+    (``sock`` set) is written to by the hub itself; ``busy`` while its own greenlet writes."""
 
     feed: Feed
     game: Game
@@ -144,6 +146,12 @@ class Watch:
     seq: int
     status: tuple[str, tuple[int, ...]]
     marks: dict[str, Any] = field(default_factory=dict)  # other sources' positions
+    sock: Any = None
+    wake: threading.Event | None = None
+    busy: bool = False
+    dead: bool = False
+    pending: bytes = b""  # framed bytes the hub could not send at once
+    todo: list[Any] = field(default_factory=list)  # frames the hub left to the watcher
 
 
 class Source(Protocol):
@@ -259,6 +267,7 @@ class Hub:
             self._catch_up(feed)
         elif (source := self.sources.get(kind)) is not None:
             source.notice(self, feed, args.split())
+        self.push(feed)
 
     def _cut(self, feed: Feed, to: int) -> None:
         """The log was cut to ``to``: watchers past it are told (even if the feed is not)."""
@@ -328,6 +337,7 @@ class Hub:
         for feed, (version, head) in zip(feeds, pipe.execute(), strict=True):
             if version is not None:
                 self._check(feed, int(version), _s(head))
+                self.push(feed)
 
     def _extends(self, feed: Feed) -> bool:
         """Is the feed's head still in the log at its version (nothing was undone)?"""
@@ -347,6 +357,76 @@ class Hub:
                 return rec.version
         return 0
 
+    def push(self, feed: Feed) -> None:
+        """Write what changed to every direct watcher of ``feed`` that is not writing: one
+        non-blocking send each, from the shared renderings (no greenlet wakes for it).  What
+        cannot go at once (a full socket buffer, a catch-up from the store) is left to the
+        watcher's own greenlet."""
+        if not feed.direct:
+            return
+        with feed.cond:
+            for watch in list(feed.direct):
+                if watch.busy or watch.dead or feed.seq == watch.seq:
+                    continue
+                frames = self._changes(watch)
+                if any(f is _FROM_STORE for f in frames):
+                    watch.todo, watch.busy = frames, True
+                    assert watch.wake is not None
+                    watch.wake.set()
+                    continue
+                if not frames:
+                    continue
+                data = chunk(b"".join(frames))
+                try:
+                    sent = watch.sock.send(data, 0, 0.0)  # gevent: never waits
+                except BlockingIOError:
+                    sent = 0
+                except OSError:
+                    watch.dead, sent = True, len(data)
+                if sent < len(data):
+                    watch.pending, watch.busy = data[sent:], True
+                if watch.busy or watch.dead:
+                    assert watch.wake is not None
+                    watch.wake.set()
+
+    def _direct(self, watch: Watch, heartbeat: float, deadline: float) -> None:
+        """A direct watcher's own greenlet: it writes only what the hub left to it, and the
+        heartbeats, straight to the socket in chunked framing (gunicorn sent the headers and
+        will end the body when the stream's generator returns)."""
+        feed, sock = watch.feed, watch.sock
+        watch.wake = threading.Event()
+        with feed.cond:
+            feed.direct.add(watch)
+        try:
+            while not watch.dead and (left := deadline - time.monotonic()) > 0:
+                with feed.cond:
+                    watch.busy = True
+                    pending, watch.pending = watch.pending, b""
+                    todo, watch.todo = watch.todo, []
+                    if not todo and feed.seq != watch.seq:
+                        todo = self._changes(watch)
+                if pending:
+                    sock.sendall(pending)
+                for frame in todo:
+                    if frame is _FROM_STORE:
+                        for part in self._from_store(watch, feed.version, feed.head.status):
+                            sock.sendall(chunk(part))
+                    else:
+                        sock.sendall(chunk(frame))
+                watch.busy = False
+                if feed.seq != watch.seq or watch.pending or watch.todo:
+                    continue
+                watch.wake.clear()
+                if not watch.wake.wait(min(heartbeat, left)) and not watch.busy:
+                    watch.busy = True
+                    sock.sendall(chunk(HEARTBEAT))
+                    watch.busy = False
+        except OSError:
+            watch.dead = True
+        finally:
+            with feed.cond:
+                feed.direct.discard(watch)
+
     # ---- what watchers do -------------------------------------------------------------------
     def follow(
         self,
@@ -357,10 +437,15 @@ class Hub:
         after: int | None,
         heartbeat: float,
         lifetime: float,
+        sock: Any = None,
     ) -> Iterator[bytes]:
         """A stream's frames: a status (or what came after ``after``), then every change as it
         comes, a heartbeat comment when ``heartbeat`` seconds pass without one; it ends after
-        ``lifetime`` seconds (the client reconnects with ``Last-Event-ID``)."""
+        ``lifetime`` seconds (the client reconnects with ``Last-Event-ID``).
+
+        With ``sock`` (gunicorn's gevent worker, HTTP/1.1: a chunked body), the frames after
+        the first ones are written by the hub straight to the socket (``push``): a change
+        reaches a thousand watchers without waking a thousand greenlets."""
         yield b"retry: 2000\n\n"
         with self.watching(game_id, loaded) as feed:
             with feed.cond:
@@ -374,6 +459,10 @@ class Hub:
                 watch.version = after
                 yield from self._from_store(watch, loaded.version, loaded.status)
             deadline = time.monotonic() + lifetime
+            if sock is not None:
+                watch.sock = sock
+                self._direct(watch, heartbeat, deadline)
+                return
             while (left := deadline - time.monotonic()) > 0:
                 with feed.cond:
                     if feed.seq == watch.seq:
@@ -398,7 +487,7 @@ class Hub:
         watch.epoch = feed.epoch
         if cut is not None and cut < watch.version:
             watch.version = cut
-            out.append(sse("undo", cut, {"version": cut}))
+            out.append(feed.render(("undo", cut), lambda: sse("undo", cut, {"version": cut})))
         records = feed.since(watch.version)
         if records is None:
             out.append(_FROM_STORE)
@@ -407,7 +496,8 @@ class Hub:
         head = feed.head
         if (head.status, head.to_act) != watch.status:
             watch.status = (head.status, head.to_act)
-            out.append(sse("status", head.version, status_doc(head)))
+            key = ("status", head.version, head.hash, head.status, head.to_act)
+            out.append(feed.render(key, lambda: sse("status", head.version, status_doc(head))))
         return out
 
     def _events(self, watch: Watch, records: list[Recorded], status: str) -> bytes:
@@ -452,6 +542,11 @@ class Hub:
 
 
 _FROM_STORE = object()
+
+
+def chunk(data: bytes) -> bytes:
+    """One chunk of a chunked HTTP/1.1 body."""
+    return b"%X\r\n%s\r\n" % (len(data), data)
 
 
 def _s(v: Any) -> str:

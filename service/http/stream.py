@@ -70,6 +70,19 @@ def _identity() -> str | None:
     return request.headers.get("Authorization") or None
 
 
+def direct_socket() -> Any:
+    """The client's socket when the hub may write the stream to it itself: under gunicorn's
+    gevent worker (cooperative sockets, one thread) on HTTP/1.1 (a chunked body)."""
+    sock = request.environ.get("gunicorn.socket")
+    if sock is None or request.environ.get("SERVER_PROTOCOL") != "HTTP/1.1":
+        return None
+    try:
+        from gevent import monkey
+    except ImportError:
+        return None
+    return sock if monkey.is_module_patched("socket") else None
+
+
 class Held:
     """A response body that gives its wait back when the server closes it, even if it was
     never iterated (a generator that never started would skip its ``finally``)."""
@@ -160,6 +173,7 @@ class StreamResource(MethodView):
             after,
             config["CHRONICLE_STREAM_HEARTBEAT"],
             config["CHRONICLE_STREAM_SECONDS"],
+            direct_socket(),
         )
         body = Held(frames, lambda: slot.__exit__(None, None, None))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
