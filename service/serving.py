@@ -113,3 +113,20 @@ def gunicorn_command(
     else:
         args += ["--worker-class", "gthread", "--threads", str(threads)]
     return [*args, *(extra or []), "service.app:create_app()"]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """``python -m service.serving [--bind H:P] [--workers N]``: the API alone, served as
+    `chronicle serve` serves it (the Docker image's command)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="python -m service.serving", description=main.__doc__)
+    parser.add_argument("--bind", default="0.0.0.0:8000")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    args = parser.parse_args(argv)
+    command = gunicorn_command(args.bind, args.workers)
+    os.execv(command[0], command)
+
+
+if __name__ == "__main__":
+    main()
