@@ -34,7 +34,7 @@ def test_resync_finds_lost_appends_and_undos(redis_url: str) -> None:
     rng = random.Random(3)
     for _ in range(4):
         _act(ch, gid, rng)
-    hub = Hub(ch.store)
+    hub = Hub(ch.store, ch.store.r)
     feed = hub.feeds[gid] = Feed(gid, _head(ch, gid))
     # two appends whose notices were lost
     for _ in range(2):
@@ -60,7 +60,7 @@ def test_resync_finds_lost_appends_and_undos(redis_url: str) -> None:
 
 def test_every_write_is_announced_in_order(redis_url: str) -> None:
     client = redis.Redis.from_url(redis_url)
-    ch = Chronicle(EventStore(client), NoJobs())
+    ch = Chronicle(RedisEventStore(client), NoJobs())
     pubsub = client.pubsub(ignore_subscribe_messages=True)
     pubsub.subscribe(CHANNEL)
     pubsub.get_message(timeout=1)
