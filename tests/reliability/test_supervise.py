@@ -76,7 +76,8 @@ def test_serve_killed_leaves_no_orphans_and_its_data_folder_is_locked(tmp_path: 
         assert Client(again.base).summary(game["id"])["status"] == "finished"
     finally:
         again.stop()
-    assert not [p for p in descendants(os.getpid()) if "redis-server" in _cmd(p)]
+    mine = [p for p in descendants(os.getpid()) if str(data.resolve()) in _cmd(p)]
+    assert not mine, "a process of this data folder outlived its serve"
 
 
 def _cmd(pid: int) -> str:
