@@ -476,8 +476,6 @@ class Hub:
                         yield from self._from_store(watch, feed.version, feed.head.status)
                     else:
                         yield frame
-                for source in self.sources.values():
-                    yield from source.frames(watch)
 
     def _changes(self, watch: Watch) -> list[Any]:
         """What is new for ``watch`` in its feed (the caller holds the feed's ``cond``)."""
@@ -498,6 +496,8 @@ class Hub:
             watch.status = (head.status, head.to_act)
             key = ("status", head.version, head.hash, head.status, head.to_act)
             out.append(feed.render(key, lambda: sse("status", head.version, status_doc(head))))
+        for source in self.sources.values():  # other kinds (chat, turn notices), in order
+            out += source.frames(watch)
         return out
 
     def _events(self, watch: Watch, records: list[Recorded], status: str) -> bytes:
