@@ -12,7 +12,7 @@ from projections.views import HOST, SEAT, Caller
 from service.chronicle import Chronicle
 from service.jobs import NoJobs
 from service.redis_store import RedisEventStore
-from service.stream import CHANNEL, Feed, Head, Hub
+from service.stream import CHANNEL, Feed, Head, Hub, Watch, sse
 
 
 def _act(ch: Chronicle, gid: str, rng: random.Random) -> int:
@@ -83,3 +83,36 @@ def test_every_write_is_announced_in_order(redis_url: str) -> None:
         f"undo {gid} {created}",
     ]
     pubsub.close()
+
+
+class Chat:
+    """A second kind of notice, as another part of the service would add one."""
+
+    kind = "chat"
+
+    def notice(self, hub: Hub, feed: Feed, args: list[str]) -> None:
+        with feed.cond:
+            feed.extra["chat"] = int(args[0])
+            feed.changed()
+
+    def frames(self, watch: Watch) -> list[bytes]:
+        last = watch.feed.extra.get("chat", 0)
+        if watch.marks.get("chat", 0) >= last:
+            return []
+        watch.marks["chat"] = last
+        return [sse("chat", None, {"id": last})]
+
+
+def test_another_kind_is_one_more_source(redis_url: str) -> None:
+    ch = Chronicle(RedisEventStore(redis.Redis.from_url(redis_url)), NoJobs())
+    gid = ch.create(None, "artus", [{"name": "a"}, {"name": "b"}], None, "hub-seed-3")["id"]
+    hub = Hub(ch.store, ch.store.r)
+    hub.register(Chat())
+    head = _head(ch, gid)
+    feed = hub.feeds[gid] = Feed(gid, head)
+    cur = ch.current(gid)
+    watch = Watch(feed, cur.game, Caller(SEAT, 0), head.version, 0, 0, (head.status, ()))
+    hub.dispatch(f"chat {gid} 7".encode())
+    assert feed.seq == 1 and feed.extra == {"chat": 7}
+    assert hub._changes(watch) == [sse("chat", None, {"id": 7})]
+    assert hub._changes(watch) == []  # delivered once
