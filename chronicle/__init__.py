@@ -8,10 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,13 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--data-dir", default=os.environ.get("CHRONICLE_DATA_DIR") or "var")
     serve.add_argument("--api-processes", type=int, default=os.cpu_count() or 2)
     serve.add_argument("--workers", type=int, default=1, help="worker processes")
+    serve.add_argument(
+        "--worker-class",
+        choices=["gevent", "gthread"],
+        default="gevent",
+        help="gevent (default): a waiting connection costs no thread; gthread: a thread per "
+        "request (for comparison, see bench/edge.py)",
+    )
     worker = sub.add_parser("worker", help="run an RQ worker (needs REDIS_URL)")
     worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
     replay = sub.add_parser("replay", help="replay an exported log through the rules")
@@ -35,66 +41,70 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":
+        from chronicle.supervise import forks_die_with_this_process
         from workers.main import run
 
+        forks_die_with_this_process()  # RQ's scheduler process must not outlive its worker
         run(burst=args.burst)
         return 0
     return _replay(args.file)
 
 
 def _serve(args: argparse.Namespace) -> int:
+    """The embedded Redis (unless ``REDIS_URL``), the API and the workers, supervised
+    (``chronicle.supervise``): a child that dies is restarted, and all end with this one."""
+    from chronicle.supervise import (
+        FolderInUse,
+        Supervisor,
+        die_with_parent,
+        lock_folder,
+        raise_fd_limit,
+        say,
+    )
     from service.redis_server import RedisServer
+    from service.serving import gunicorn_command
 
+    raise_fd_limit()
     env = dict(os.environ)
-    redis_server = None
-    if not env.get("REDIS_URL"):
-        redis_server = RedisServer(Path(args.data_dir) / "redis")
-        env["REDIS_URL"] = redis_server.start()
-        print(f"chronicle: embedded Redis at {env['REDIS_URL']} (data in {redis_server.data_dir})")
-    procs: list[subprocess.Popen[Any]] = []
-    gunicorn = [
-        sys.executable, "-m", "gunicorn", "--bind", f"{args.host}:{args.port}",
-        "--workers", str(args.api_processes), "--worker-class", "gthread", "--threads", "8",
-        "--timeout", "60", "--graceful-timeout", "5", "--no-control-socket",
-        "service.app:create_app()",
-    ]  # fmt: skip
+    me = os.getpid()
+    supervisor = Supervisor()
+    redis_child = None
     # Children get their own session: Ctrl-C reaches only this supervisor, which then stops
     # them in order (API and workers first, Redis last) instead of all at once.
-    procs.append(subprocess.Popen(gunicorn, env=env, start_new_session=True))
-    for _ in range(args.workers):
-        worker = [sys.executable, "-m", "chronicle", "worker"]
-        procs.append(subprocess.Popen(worker, env=env, start_new_session=True))
-    print(f"chronicle: API on http://{args.host}:{args.port}/api/v1 (docs: /api/v1/docs)")
-    stopping = False
-
-    def stop(signum: int, frame: Any) -> None:
-        nonlocal stopping
-        stopping = True
-
-    signal.signal(signal.SIGINT, stop)
-    signal.signal(signal.SIGTERM, stop)
-    code = 0
-    while not stopping:
-        time.sleep(0.2)
-        dead = [p for p in procs if p.poll() is not None]
-        if dead:
-            print(
-                f"chronicle: a child process exited (pid {dead[0].pid}); stopping", file=sys.stderr
-            )
-            code = 1
-            break
-    for p in procs:
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
-    for p in procs:
+    options: dict[str, Any] = {"start_new_session": True, "preexec_fn": die_with_parent(me)}
+    if not env.get("REDIS_URL"):
+        data = Path(args.data_dir).resolve()
         try:
-            p.wait(10)
-        except subprocess.TimeoutExpired:
-            p.kill()
-    if redis_server:
-        redis_server.stop()
+            lock = lock_folder(data)
+        except FolderInUse as exc:
+            say(str(exc))
+            return 1
+        redis_options = {"preexec_fn": die_with_parent(me), "pass_fds": (lock,)}
+        redis_server = RedisServer(data / "redis", popen_options=redis_options)
+        env["REDIS_URL"] = redis_server.start()
+
+        def start_redis() -> subprocess.Popen[Any]:
+            if redis_server.proc is None or redis_server.proc.poll() is not None:
+                redis_server.start()
+            assert redis_server.proc is not None
+            return redis_server.proc
+
+        redis_child = supervisor.add("redis", start_redis)
+        print(f"chronicle: embedded Redis at {env['REDIS_URL']} (data in {redis_server.data_dir})")
+    bind = f"{args.host}:{args.port}"
+    gunicorn = gunicorn_command(bind, args.api_processes, args.worker_class)
+
+    def spawn(command: list[str]) -> Callable[[], subprocess.Popen[Any]]:
+        return lambda: subprocess.Popen(command, env=env, **options)
+
+    supervisor.add("api", spawn(gunicorn))
+    for i in range(args.workers):
+        supervisor.add(f"worker {i + 1}", spawn([sys.executable, "-m", "chronicle", "worker"]))
+    print(f"chronicle: API on http://{bind}/api/v1 (docs: /api/v1/docs)", flush=True)
+    supervisor.watch()
+    supervisor.stop(last=redis_child)
     print("chronicle: stopped")
-    return code
+    return 0
 
 
 def _replay(path: Path) -> int:

@@ -13,7 +13,19 @@ from flask_smorest import Api
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
-from service.http import actions, catalog, errors, events, games, history, limits, undo, views
+from service.http import (
+    actions,
+    catalog,
+    edge,
+    errors,
+    events,
+    games,
+    history,
+    limits,
+    stream,
+    undo,
+    views,
+)
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
@@ -97,4 +109,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     client = events_client(chosen)
     app.extensions["chronicle"] = build_chronicle(chosen, client)
     limits.install(app, client, defaults=settings is None)
+    stream.install(app, api, client, defaults=settings is None)
+    app.wsgi_app = edge.EdgeLimits(app.wsgi_app)  # type: ignore[method-assign]
     return app

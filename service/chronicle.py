@@ -25,7 +25,7 @@ from service.documents import Documents, summary_doc
 from service.jobs import JobQueue
 from service.loading import Current, Loader
 from service.meta import GameMeta
-from service.reads import Reads
+from service.reads import Reads, Waiter
 from service.store import EventStore
 
 
@@ -78,9 +78,15 @@ class Chronicle:
         return self.reads.actions(cur, caller)
 
     def events(
-        self, cur: Current, caller: Caller, after: int, limit: int, wait: float
+        self,
+        cur: Current,
+        caller: Caller,
+        after: int,
+        limit: int,
+        wait: float,
+        waiter: Waiter | None = None,
     ) -> dict[str, Any]:
-        return self.reads.events(cur, caller, after, limit, wait)
+        return self.reads.events(cur, caller, after, limit, wait, waiter)
 
     # ---- documents ------------------------------------------------------------------------
     def summary(self, cur: Current) -> dict[str, Any]:

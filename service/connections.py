@@ -11,6 +11,7 @@ plain Redis (see ``service.config``).
 
 from __future__ import annotations
 
+import os
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,6 +20,11 @@ from redis.cluster import ClusterNode, RedisCluster
 
 SOCKET_TIMEOUT = 1.5  # a frozen Redis is answered 503 within 2 s
 CONNECT_TIMEOUT = 1.0
+# Connections one client (one process) may open: under gevent a burst of requests would
+# otherwise open one each and keep them all; beyond it a request waits up to POOL_TIMEOUT for
+# a free one (then 503).  Waiting requests (long-polls, streams) hold none.
+POOL_SIZE = 16
+POOL_TIMEOUT = 2.0
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 
 
@@ -35,7 +41,13 @@ def connect(url: str) -> Any:
         "health_check_interval": 30,
     }
     if not is_cluster_url(url):
-        return redis.Redis.from_url(url, **options)
+        size = int(os.environ.get("CHRONICLE_REDIS_CONNECTIONS") or POOL_SIZE)
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=size, timeout=POOL_TIMEOUT, **options
+        )
+        client = redis.Redis(connection_pool=pool)
+        client.auto_close_connection_pool = True
+        return client
     return cluster(url, **options)
 
 

@@ -5,15 +5,22 @@ applies it to a request."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from domain import engine
 from domain.errors import BadAction
+from projections.records import Recorded
 from projections.views import ADMIN, Caller, events_for, view_doc
 from service.loading import Current, Loader
 from service.store import EventStore
 
 POLL_SLICE_MS = 1000  # one blocking read at most this long (under the socket timeout)
+
+# A long-poll's wait: (the game as loaded, after, limit, seconds) -> (records, the version and
+# the status they came with), or None if nothing came.  The HTTP server's waits go through the
+# process's stream hub (``service.stream``: no thread, no Redis connection held while waiting).
+Waiter = Callable[[Current, int, int, float], tuple[list[Recorded], int, str] | None]
 
 
 class Reads:
@@ -41,23 +48,42 @@ class Reads:
         return {"version": cur.match.version, "actions": actions}
 
     def events(
-        self, cur: Current, caller: Caller, after: int, limit: int, wait: float
+        self,
+        cur: Current,
+        caller: Caller,
+        after: int,
+        limit: int,
+        wait: float,
+        waiter: Waiter | None = None,
     ) -> dict[str, Any]:
         """The log after ``after`` as the caller may see it; with ``wait`` > 0, long-poll up to
-        that many seconds for the first event after ``after``."""
-        game_id = cur.game_id
-        deadline = time.monotonic() + wait
-        records = self.store.read(game_id, after, limit)
-        while not records and wait > 0:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            self.store.wait(game_id, after, min(POLL_SLICE_MS, int(left * 1000)))
-            records = self.store.read(game_id, after, limit)
-        if records:
-            cur = self.loader.current(game_id)
-        reveal = cur.match.status(cur.game) == engine.FINISHED
+        that many seconds for the first event after ``after`` (through ``waiter``, else by
+        blocking reads)."""
+        records = self.store.read(cur.game_id, after, limit)
+        version, status = cur.match.version, cur.match.status(cur.game)
+        if not records and wait > 0:
+            got = (waiter or self._wait)(cur, after, limit, wait)
+            if got is not None:
+                records, version, status = got
+        elif records and records[-1].version > version:  # the log moved since it was loaded
+            cur = self.loader.current(cur.game_id)
+            version, status = cur.match.version, cur.match.status(cur.game)
         return {
-            "version": cur.match.version,
-            "events": events_for(cur.game, records, caller, reveal=reveal, config=cur.match.config),
+            "version": version,
+            "events": events_for(
+                cur.game, records, caller, reveal=status == engine.FINISHED, config=cur.match.config
+            ),
         }
+
+    def _wait(
+        self, cur: Current, after: int, limit: int, wait: float
+    ) -> tuple[list[Recorded], int, str] | None:
+        """A long-poll without a hub (no HTTP server): blocking reads, one connection held."""
+        deadline = time.monotonic() + wait
+        while (left := deadline - time.monotonic()) > 0:
+            self.store.wait(cur.game_id, after, min(POLL_SLICE_MS, int(left * 1000)))
+            records = self.store.read(cur.game_id, after, limit)
+            if records:
+                now = self.loader.current(cur.game_id)
+                return records, now.match.version, now.match.status(now.game)
+        return None

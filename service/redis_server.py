@@ -13,6 +13,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import redis
 
@@ -43,8 +44,10 @@ class RedisServer:
         persistent: bool = True,
         appendfsync: str = "everysec",
         extra: list[str] | None = None,
+        popen_options: dict[str, Any] | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
+        self.popen_options = popen_options or {}  # e.g. a supervisor's preexec_fn, pass_fds
         self.port = port
         self.persistent = persistent
         self.appendfsync = appendfsync
@@ -69,7 +72,10 @@ class RedisServer:
         else:
             args += ["--appendonly", "no"]
         self.proc = subprocess.Popen(
-            [*args, *self.extra], stdout=subprocess.DEVNULL, start_new_session=True
+            [*args, *self.extra],
+            stdout=subprocess.DEVNULL,
+            start_new_session=True,
+            **self.popen_options,
         )
         client = redis.Redis.from_url(self.url, socket_connect_timeout=0.2)
         deadline = time.monotonic() + timeout

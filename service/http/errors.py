@@ -39,9 +39,12 @@ HTTP_CODES = {
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
+    414: "uri_too_long",
     415: "bad_request",
     422: "bad_request",
     429: "rate_limited",
+    431: "headers_too_large",
+    503: "unavailable",
 }
 
 
@@ -58,7 +61,7 @@ def http_error(error: HTTPException) -> Any:
         fields = _flatten(messages)
         names = ", ".join(sorted(fields)) or "the request"
         return jsonify(body("bad_request", f"invalid request: {names}", fields)), 400
-    if status >= 500:
+    if status >= 500 and status != 503:  # 503: a server at its capacity says so
         log.error("unexpected server error: %s", error.name)
         return jsonify(body("internal", "internal error; it has been logged")), 500
     details: dict[str, Any] = {}

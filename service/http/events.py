@@ -8,6 +8,7 @@ from flask.views import MethodView
 
 from service.http import schemas as s
 from service.http.common import AUTH, blueprint, chronicle, opened
+from service.http.stream import long_poll
 
 blp = blueprint("events", "The events feed")
 
@@ -21,4 +22,5 @@ class EventsResource(MethodView):
     def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
         """The log as the caller may see it; `wait` long-polls for events after `after`."""
         cur, caller = opened(game_id)
-        return chronicle().events(cur, caller, query["after"], query["limit"], query["wait"])
+        after, limit, wait = query["after"], query["limit"], query["wait"]
+        return chronicle().events(cur, caller, after, limit, wait, long_poll)

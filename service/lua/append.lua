@@ -5,6 +5,8 @@
 --       then n_meta_pairs, field, value, ...          (besides version and head)
 --       then new_head, idem_value ('' for none), idem_ttl,
 --       then snapshot version ('' for none), snapshot blob.
+-- Announces the append on the channel chronicle:changes ("append <game id> <first> <last>",
+-- see service/stream.py), in the same atomic call.
 -- Returns {1, new_version} or {0, current_version}.
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local head = redis.call('HGET', KEYS[2], 'head') or ''
@@ -25,4 +27,6 @@ redis.call('HSET', KEYS[2], unpack(meta))
 if ARGV[i] ~= '' then redis.call('SET', KEYS[3], ARGV[i], 'EX', tonumber(ARGV[i + 1])) end
 i = i + 2
 if ARGV[i] ~= '' then redis.call('HSET', KEYS[4], 'v', ARGV[i], 'blob', ARGV[i + 1]) end
+local game = string.sub(KEYS[1], 4, -6)  -- "{g:<id>}:log"
+redis.call('PUBLISH', 'chronicle:changes', 'append ' .. game .. ' ' .. (version + 1) .. ' ' .. (version + n))
 return {1, version + n}

@@ -5,6 +5,7 @@
 -- KEYS: stream, meta, undone list, snapshot hash.
 -- ARGV: expected_version, expected_head, to_version, undone record (JSON),
 --       n_meta_pairs, field, value, ... (must include head).
+-- Announces the cut on the channel chronicle:changes ("undo <game id> <to_version>").
 -- Returns {1, to_version} or {0, current_version}.
 local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
 local head = redis.call('HGET', KEYS[2], 'head') or ''
@@ -24,4 +25,5 @@ local meta = {'version', to}
 local n = tonumber(ARGV[5])
 for j = 1, n * 2 do meta[#meta + 1] = ARGV[5 + j] end
 redis.call('HSET', KEYS[2], unpack(meta))
+redis.call('PUBLISH', 'chronicle:changes', 'undo ' .. string.sub(KEYS[1], 4, -6) .. ' ' .. to)
 return {1, to}

@@ -31,6 +31,7 @@ from service.connections import connect
 from service.jobs import NoJobs
 from service.redis_server import RedisServer, free_port
 from service.redis_store import RedisEventStore
+from service.serving import gunicorn_command
 from tests.conftest import ADMIN_TOKEN, ROOT
 
 
@@ -99,16 +100,11 @@ class Stack:
         return proc
 
     def api(self, processes: int = 1, access_log: bool = False, **env: str) -> tuple[Proc, str]:
-        """gunicorn serving ``create_app()``; returns the process and its base URL."""
+        """gunicorn serving ``create_app()`` as `chronicle serve` does; the process, its URL."""
         port = free_port()
-        args = [
-            sys.executable, "-m", "gunicorn", "--bind", f"127.0.0.1:{port}",
-            "--workers", str(processes), "--worker-class", "gthread", "--threads", "8",
-            "--timeout", "30", "--graceful-timeout", "2", "--no-control-socket",
-        ]  # fmt: skip
-        if access_log:
-            args += ["--access-logfile", "-"]
-        proc = self._spawn("api", [*args, "service.app:create_app()"], base_env(self.url, **env))
+        extra = ["--access-logfile", "-"] if access_log else []
+        args = gunicorn_command(f"127.0.0.1:{port}", processes, extra=extra)  # as `serve` does
+        proc = self._spawn("api", args, base_env(self.url, **env))
         base = f"http://127.0.0.1:{port}"
         wait_until(lambda: _answers(base), 20, f"the API at {base} did not come up ({proc.log})")
         return proc, base

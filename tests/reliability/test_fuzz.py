@@ -59,6 +59,7 @@ FOLLOWED: dict[str, int] = {}
 # module fixture starts in the same folder before the first request.
 REDIS_DIR = Path(tempfile.mkdtemp(prefix="chronicle-fuzz-"))
 APP = create_app(app_settings(f"unix://{REDIS_DIR / 'redis.sock'}"))
+APP.config["CHRONICLE_STREAM_SECONDS"] = 0.2  # a stream ends by itself (a client reconnects)
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
 # The stateless phase aims at one real game (the stateful phase creates its own through the
 # links) and calls it as a seat, the host, the operator or a spectator, at random.

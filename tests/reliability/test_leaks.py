@@ -6,6 +6,8 @@ against what that caller may not see, computed from the full state (``secrets.py
 - the legal actions;
 - the events (as they arrive, by ``after``, some by long-poll) and the responses of its own
   actions and undos, each event against the state at its own version;
+- the push stream (``/stream``: its status, its catch-up after ``after``, its undo notices),
+  read as each caller would, the seats half of the time with a stream ticket;
 - the audit (events and the undo trail, each undone event against the history it was in);
 - errors: a stale version, acting out of turn, and (Artus) playing a card one does not hold,
   which must not tell a card in another hand from a card in a pile.
@@ -48,7 +50,7 @@ GAMES_PLAYED = [
     ("lancaster", {}, 2, "turn", 15),
     ("lancaster", {}, 3, "host", 16),
 ]
-FIGURES = {"responses": 0, "games": 0}
+FIGURES = {"responses": 0, "games": 0, "frames": 0}
 
 
 @pytest.fixture(scope="module")
@@ -60,6 +62,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient,
     server.stop()
     print(
         f"\nFIGURE leak sweep: {FIGURES['games']} games, {FIGURES['responses']} responses "
+        f"(of them {FIGURES['frames']} stream frames) "
         "checked, 0 leaks"
     )
 
@@ -104,6 +107,7 @@ class Sweep:
         ]
         self.matches: list[Any] = [None]  # index = version
         self.seen = dict.fromkeys(self.callers, 0)  # last event version each caller read
+        self.streamed = dict.fromkeys(self.callers, 0)  # the same, by the stream
         self.undone_history: list[dict[int, Any]] = []  # per undo: version -> match removed
         self.sync()
 
@@ -118,6 +122,7 @@ class Sweep:
             self.undone_history.append(removed)
             del self.matches[version + 1 :]
             self.seen = {k: min(v, version) for k, v in self.seen.items()}
+            # self.streamed stays: the stream must say itself that the log was cut
         game = GAMES[self.game]
         for rec in self.ch.store.read(self.gid, len(self.matches) - 1, 10_000):
             prev = self.matches[-1]
@@ -181,12 +186,62 @@ class Sweep:
             events = self.get(caller, "/events", after=self.seen[caller], **wait).get_json()
             self.check_events(caller, events["events"])
             self.seen[caller] = events["version"]
+            if step % 2 == 0:
+                self.stream(caller, ticket=step % 4 == 0)
             if step % 15 == 0:
                 self.audit(caller)
                 r = self.get(caller, "/view", reveal="true")
                 assert r.status_code == 400, "reveal before the end"
             if step % 8 == 0:
                 self.errors(caller)
+
+    def stream(self, caller: str, ticket: bool) -> None:
+        """Read the caller's stream from where it last was up to now (its status first when
+        it starts at 0), check every frame, and close it."""
+        token, seat = self.callers[caller]
+        after = self.streamed[caller]
+        if after == self.version:
+            return
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        query: dict[str, Any] = {} if after == 0 else {"after": after}
+        if ticket and seat is not None:
+            r = self.post(caller, "/stream-ticket", {})
+            assert r.status_code == 200, r.get_json()
+            query["ticket"], headers = r.get_json()["ticket"], {}
+        r = self.c.get(
+            f"/api/v1/games/{self.gid}/stream", query_string=query, headers=headers, buffered=False
+        )
+        assert r.status_code == 200, r.get_data(as_text=True)
+        buf, at = "", after
+        try:
+            chunks = iter(r.response)
+            while at != self.version:
+                buf += next(chunks).decode()
+                while "\n\n" in buf and at != self.version:
+                    block, buf = buf.split("\n\n", 1)
+                    at = self.frame(caller, block, at)
+        finally:
+            r.close()
+        self.streamed[caller] = at
+
+    def frame(self, caller: str, block: str, at: int) -> int:
+        """Check one stream frame; the version the caller is at after it."""
+        self.text(caller, block)
+        FIGURES["frames"] += 1
+        fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
+        if "data" not in fields:
+            return at
+        data = json.loads(fields["data"])
+        if fields["event"] == "events":
+            self.check_events(caller, data["events"])
+            assert [e["version"] for e in data["events"]] == list(
+                range(at + 1, data["version"] + 1)
+            )
+        elif fields["event"] == "undo":
+            assert data["version"] < at
+        elif fields["event"] == "status":
+            assert set(data) <= {"version", "status", "to_act", "result"}, data
+        return int(fields["id"])
 
     def audit(self, caller: str) -> None:
         doc = self.get(caller, "/audit").get_json()

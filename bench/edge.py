@@ -1,0 +1,498 @@
+"""``python -m bench.edge [--quick]``: connections that cost no thread, on one `chronicle serve`.
+
+1. **Idle load.**  One client plays Artus over HTTP (the POST of each action timed) and samples
+   ``/healthz``, first with nothing else connected, then while 5,000 idle stream watchers,
+   200 long-polls (``wait=30``, re-sent when answered) and 200 slow-header sockets (half a
+   request; re-opened whenever the server closes one after the header timeout) are held by a
+   separate process.  Targets: action p50 within 1.5x, ``/healthz`` p99 < 50 ms.
+2. **Fan-out latency.**  1,000 watchers of one game (another process reads them all); the
+   bench appends through the write path in process and times, for every watcher, from the
+   start of the append to the frame's arrival on its socket.  Targets: p50 < 5 ms, p99 < 50 ms.
+3. **Redis connections** held by the whole serve (``INFO clients``) at each stage: they do not
+   grow with watchers.
+4. **The same under gthread** (gunicorn's thread-per-request worker, 8 threads a process, as
+   before issue 10): the idle figures, then ``/healthz`` while 100 long-polls wait.
+
+Every process is on loopback; every loop is bounded.  The figures depend on the machine's
+load: they are printed with it (the load average) and with the machine's description.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import os
+import platform
+import resource
+import selectors
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import redis
+
+from bench.client import Http
+from projections.views import SEAT, Caller
+from service.chronicle import Chronicle
+from service.connections import POOL_SIZE, connect
+from service.jobs import NoJobs
+from service.redis_server import free_port
+from service.redis_store import RedisEventStore
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {
+    "CHRONICLE_RATE_LIMIT": "off",
+    "CHRONICLE_RATE_LIMIT_ADDRESS": "off",
+    "CHRONICLE_WAITS_PER_ADDRESS": "off",  # every watcher of the bench comes from 127.0.0.1
+    "CHRONICLE_WAITS_PER_TOKEN": "off",
+}
+
+
+@dataclass(frozen=True)
+class Scale:
+    watchers: int
+    polls: int
+    slow: int
+    actions: int
+    fanout: int
+    appends: int
+
+
+FULL = Scale(5000, 200, 200, 400, 1000, 40)
+QUICK = Scale(1000, 50, 50, 100, 300, 10)
+
+
+def raise_fd_limit() -> None:
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+class Serve:
+    """One `chronicle serve` in a folder of its own, stopped by its pid."""
+
+    def __init__(self, worker_class: str = "gevent") -> None:
+        self.tmp = tempfile.TemporaryDirectory(prefix="chronicle-edge-")
+        self.dir = Path(self.tmp.name)
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.worker_class = worker_class
+        self.processes = os.cpu_count() or 2  # serve's default: one API process per core
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Serve:
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+        env.update(ENV, PYTHONPATH=str(ROOT))
+        args = [sys.executable, "-m", "chronicle", "serve", "--port", str(self.port)]
+        args += ["--data-dir", str(self.dir / "data"), "--worker-class", self.worker_class]
+        with open(self.dir / "serve.log", "wb") as out:
+            self.proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=out)
+        deadline = time.monotonic() + 60
+        http = Http(self.base)
+        while True:
+            try:
+                if http.request("GET", "/readyz")[0] == 200:
+                    break
+            except OSError:
+                http.close()
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((self.dir / "serve.log").read_text()[-3000:])
+            time.sleep(0.1)
+        http.close()
+        self.url = f"unix://{self.dir / 'data' / 'redis' / 'redis.sock'}"
+        self.redis = redis.Redis.from_url(self.url)
+        self.chronicle = Chronicle(RedisEventStore(connect(self.url)), NoJobs())
+        return self
+
+    def clients(self) -> int:
+        return int(self.redis.info("clients")["connected_clients"])
+
+    def api_rss_mb(self) -> float:
+        assert self.proc is not None
+        total = 0
+        for pid in _descendants(self.proc.pid):
+            cmd = (
+                Path(f"/proc/{pid}/cmdline").read_bytes() if Path(f"/proc/{pid}").exists() else b""
+            )
+            if b"gunicorn" in cmd:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        return total / 1024
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.tmp.cleanup()
+
+
+def _descendants(pid: int) -> list[int]:
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        for task in Path(f"/proc/{p}/task").glob("*"):
+            try:
+                kids = [int(x) for x in (task / "children").read_text().split()]
+            except OSError:
+                continue
+            out += kids
+            todo += kids
+    return out
+
+
+# ---- the process that holds the connections ---------------------------------------------------
+
+
+def holder(port: int, plan: dict[str, Any], pipe: Any) -> None:
+    """Hold ``plan``'s connections (streams, long-polls, slow headers) until told to stop;
+    on ``("mark", v)`` time the arrival of frame ``id: v`` on every stream."""
+    raise_fd_limit()
+    sel = selectors.DefaultSelector()
+    addr = ("127.0.0.1", port)
+    kinds: dict[socket.socket, tuple[str, bytes]] = {}
+    streaming = 0
+    arrivals: dict[int, list[float]] = {}
+    mark: bytes | None = None
+
+    def open_one(kind: str, request: bytes) -> None:
+        s = socket.socket()
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        s.connect(addr)
+        s.setblocking(False)
+        s.sendall(request)
+        kinds[s] = (kind, request)
+        sel.register(s, selectors.EVENT_READ)
+
+    def host(path: str) -> bytes:
+        return f"GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".encode()
+
+    pending = []
+    for gid, n in plan.get("streams", []):
+        pending += [("stream", host(f"/api/v1/games/{gid}/stream"))] * n
+    for gid, after, n in plan.get("polls", []):
+        pending += [("poll", host(f"/api/v1/games/{gid}/events?after={after}&wait=30"))] * n
+    pending += [("slow", b"GET /healthz HTTP/1.1\r\nHost: x\r\n")] * plan.get("slow", 0)
+    started: set[socket.socket] = set()
+    reopened = {"poll": 0, "slow": 0}
+    ready_sent = False
+    while True:
+        for _ in range(min(200, len(pending))):  # connect in batches, as clients arrive
+            open_one(*pending.pop())
+        for key, _ in sel.select(timeout=0.02):
+            s = key.fileobj
+            assert isinstance(s, socket.socket)
+            kind, request = kinds[s]
+            try:
+                data = s.recv(65536)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                data = b""
+            now = time.monotonic()
+            if not data:
+                sel.unregister(s)
+                s.close()
+                del kinds[s]
+                started.discard(s)
+                if kind == "stream":
+                    streaming -= 1
+                else:  # a poll answered, a slow socket closed by the server: again
+                    reopened[kind] += 1
+                    pending.append((kind, request))
+                continue
+            if kind == "stream":
+                if s not in started:
+                    started.add(s)
+                    streaming += 1
+                if mark is not None and mark in data:
+                    arrivals.setdefault(int(mark.split()[1]), []).append(now)
+        if not ready_sent and not pending and streaming == sum(n for _, n in plan["streams"]):
+            pipe.send(("ready", streaming))
+            ready_sent = True
+        while pipe.poll():
+            command = pipe.recv()
+            if command[0] == "mark":
+                mark = f"id: {command[1]}\nevent: events".encode()
+                pipe.send(("marked",))
+            elif command[0] == "report":
+                held = {
+                    k: sum(1 for kd, _ in kinds.values() if kd == k)
+                    for k in ("stream", "poll", "slow")
+                }
+                pipe.send(("report", arrivals, held, dict(reopened)))
+                arrivals = {}
+            elif command[0] == "stop":
+                for s in list(kinds):
+                    s.close()
+                return
+
+
+class Held:
+    def __init__(self, port: int, plan: dict[str, Any], timeout: float = 180) -> None:
+        ctx = mp.get_context("fork")
+        self.pipe, child = ctx.Pipe()
+        self.proc = ctx.Process(target=holder, args=(port, plan, child), daemon=True)
+        self.proc.start()
+        if not self.pipe.poll(timeout):
+            raise RuntimeError("the watchers did not all connect in time")
+        self.ready = self.pipe.recv()
+
+    def ask(self, *command: Any) -> Any:
+        self.pipe.send(command)
+        if not self.pipe.poll(60):
+            raise RuntimeError(f"the holder did not answer {command[0]}")
+        return self.pipe.recv()
+
+    def close(self) -> None:
+        self.pipe.send(("stop",))
+        self.proc.join(10)
+        if self.proc.is_alive():
+            self.proc.kill()
+
+
+# ---- the player -------------------------------------------------------------------------------
+
+
+def new_game(http: Http) -> tuple[str, list[str]]:
+    status, doc, _ = http.request(
+        "POST", "/api/v1/games", {"game": "artus", "players": [{"name": "a"}, {"name": "b"}]}
+    )
+    assert status == 201, doc
+    return doc["id"], [x["token"] for x in doc["seats"]]
+
+
+def play(base: str, actions: int) -> tuple[list[float], list[float]]:
+    """POST ``actions`` actions (timed), a /healthz between two (timed)."""
+    http, health = Http(base), Http(base)
+    posts: list[float] = []
+    checks: list[float] = []
+    gid, tokens = new_game(http)
+    while len(posts) < actions:
+        _, summary, _ = http.request("GET", f"/api/v1/games/{gid}")
+        if summary["status"] != "active":
+            gid, tokens = new_game(http)
+            continue
+        token = tokens[summary["to_act"][0]]
+        _, listed, _ = http.request("GET", f"/api/v1/games/{gid}/actions", token=token)
+        status, doc, took = http.act(gid, token, listed["actions"][0], listed["version"])
+        assert status == 201, doc
+        posts.append(took)
+        status, _, took = health.request("GET", "/healthz")
+        assert status == 200
+        checks.append(took)
+    http.close()
+    health.close()
+    return posts, checks
+
+
+def idle_games(serve: Serve, n: int) -> list[tuple[str, int]]:
+    http = Http(serve.base)
+    out = []
+    for _ in range(n):
+        gid, _ = new_game(http)
+        out.append((gid, serve.chronicle.current(gid).match.version))
+    http.close()
+    return out
+
+
+def fanout(serve: Serve, watchers: int, appends: int) -> tuple[list[float], int, int]:
+    """Append-to-delivery latency at ``watchers`` watchers of one game (seconds)."""
+    http = Http(serve.base)
+    gid, _ = new_game(http)
+    http.close()
+    held = Held(serve.port, {"streams": [(gid, watchers)]})
+    clients = serve.clients()
+    ch = serve.chronicle
+    latencies: list[float] = []
+    missed = 0
+    try:
+        for _ in range(appends):
+            cur = ch.current(gid)
+            to_act = cur.match.to_act(cur.game)
+            if not to_act:
+                break
+            seat = to_act[0]
+            action = cur.game.legal_actions(cur.match.state, seat)[0]
+            held.ask("mark", cur.match.version + 1)
+            start = time.monotonic()
+            version = ch.act(gid, Caller(SEAT, seat), action, cur.match.version)["version"]
+            got: list[float] = []
+            deadline = time.monotonic() + 10
+            while len(got) < watchers and time.monotonic() < deadline:
+                time.sleep(0.05)
+                _, arrivals, _, _ = held.ask("report")
+                got += arrivals.get(version, [])
+            latencies += [t - start for t in got]
+            missed += watchers - len(got)
+            time.sleep(0.1)  # the next append once this one is delivered
+    finally:
+        held.close()
+    return latencies, clients, missed
+
+
+def push_cost(watchers: int, rounds: int = 20) -> float:
+    """CPU seconds the hub spends per delivery when it writes one change to ``watchers``
+    direct watchers (gevent sockets in process: the part of the fan-out a busy machine does
+    not inflate)."""
+    from gevent import socket as gsocket
+
+    from domain.games import GAMES
+    from projections.records import Recorded
+    from service.stream import Feed, Head, Hub, Watch
+
+    hub = Hub(None, None)  # type: ignore[arg-type]
+    feed = Feed("g", Head(1, "h1", "active", (0,)))
+    pairs = [gsocket.socketpair() for _ in range(watchers)]
+    game, caller = GAMES["artus"], Caller("spectator")
+    for ours, _ in pairs:
+        feed.direct.add(Watch(feed, game, caller, 1, 0, 0, ("active", (0,)), sock=ours))
+    spent = 0.0
+    for v in range(2, rounds + 2):
+        rec = Recorded(v, "KnightPlaced", 0, 0, 0, None, {"seat": 0, "knight": "red-k1"}, f"h{v}")
+        with feed.cond:
+            feed.records = [*feed.records[-10:], rec]
+            feed.head = Head(v, f"h{v}", "active", (v % 2,))
+            feed.changed()
+        t = time.process_time()
+        hub.push(feed)
+        spent += time.process_time() - t
+        for _, theirs in pairs:
+            theirs.recv(65536)
+    for a, b in pairs:
+        a.close()
+        b.close()
+    return spent / (rounds * watchers)
+
+
+def row(name: str, value: str, target: str = "-", met: bool | None = None) -> None:
+    status = "-" if met is None else ("yes" if met else "NO")
+    print(f"| {name} | {value} | {target} | {status} |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.edge", description=__doc__)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--skip-gthread", action="store_true")
+    args = parser.parse_args(argv)
+    scale = QUICK if args.quick else FULL
+    raise_fd_limit()
+    load = os.getloadavg()
+    print(
+        f"bench.edge ({'quick' if args.quick else 'full'}): {os.cpu_count()} CPUs, Python "
+        f"{platform.python_version()}, load average {load[0]:.1f} at the start "
+        "(the machine is shared)\n"
+    )
+    print("| figure | value | target | met |\n|---|---:|---|---|")
+    with Serve() as serve:
+        base_clients = serve.clients()
+        play(serve.base, 30)  # warm both API processes
+        posts0, checks0 = play(serve.base, scale.actions)
+        games = idle_games(serve, 50)
+        per_game = scale.watchers // len(games)
+        plan = {
+            "streams": [(gid, per_game) for gid, _ in games],
+            "polls": [(gid, v, scale.polls // len(games)) for gid, v in games],
+            "slow": scale.slow,
+        }
+        t = time.monotonic()
+        held = Held(serve.port, plan)
+        connect_s = time.monotonic() - t
+        try:
+            loaded_clients = serve.clients()
+            rss = serve.api_rss_mb()
+            posts1, checks1 = play(serve.base, scale.actions)
+            _, _, holding, reopened = held.ask("report")
+        finally:
+            held.close()
+        a0, a1 = statistics.median(posts0), statistics.median(posts1)
+        h0, h1 = pct(checks0, 0.99), pct(checks1, 0.99)
+        row("action POST p50, nothing else connected", f"{a0 * 1000:.2f} ms")
+        row(
+            f"action POST p50 with {holding['stream']} streams + {holding['poll']} long-polls + "
+            f"{holding['slow']} slow-header sockets",
+            f"{a1 * 1000:.2f} ms ({a1 / a0:.2f}x)",
+            "<= 1.5x",
+            a1 <= 1.5 * a0,
+        )
+        row("/healthz p99, nothing else connected", f"{h0 * 1000:.2f} ms")
+        row("/healthz p99 with the same load", f"{h1 * 1000:.2f} ms", "< 50 ms", h1 < 0.05)
+        row(
+            "while measuring: long-polls answered and re-sent / slow sockets closed by the "
+            "header timeout (10 s) and re-opened",
+            f"{reopened['poll']} / {reopened['slow']}",
+        )
+        row(f"time to connect the {scale.watchers} streams", f"{connect_s:.1f} s")
+        row("API processes' memory (RSS) with that load", f"{rss:.0f} MB")
+        lat, fan_clients, missed = fanout(serve, scale.fanout, scale.appends)
+        p50, p99 = pct(lat, 0.5), pct(lat, 0.99)
+        row(
+            f"append-to-delivery p50, {scale.fanout} watchers of one game ({len(lat)} deliveries, "
+            f"{missed} not within 10 s)",
+            f"{p50 * 1000:.2f} ms",
+            "< 5 ms",
+            p50 < 0.005,
+        )
+        row("append-to-delivery p99, same", f"{p99 * 1000:.2f} ms", "< 50 ms", p99 < 0.05)
+        cost = push_cost(scale.fanout)
+        row(
+            f"the hub's CPU per delivery, one change to {scale.fanout} direct watchers "
+            "(in process, no HTTP)",
+            f"{cost * 1e6:.1f} us ({cost * scale.fanout * 1000:.1f} ms for all)",
+        )
+        cap = base_clients + serve.processes * (POOL_SIZE + 1)
+        row(
+            "Redis connections of the whole serve: idle / with the watchers above / "
+            f"with {scale.fanout} on one game (bound: idle + processes x (pool {POOL_SIZE} + hub))",
+            f"{base_clients} / {loaded_clients} / {fan_clients} (bound {cap})",
+            "independent of watchers",
+            max(loaded_clients, fan_clients) <= cap,
+        )
+    if args.skip_gthread:
+        return 0
+    with Serve("gthread") as serve:
+        play(serve.base, 30)
+        posts, checks = play(serve.base, scale.actions)
+        row(
+            "gthread: action POST p50, nothing else connected",
+            f"{statistics.median(posts) * 1000:.2f} ms",
+        )
+        row("gthread: /healthz p99, nothing else connected", f"{pct(checks, 0.99) * 1000:.2f} ms")
+        games = idle_games(serve, 10)
+        held = Held(serve.port, {"streams": [], "polls": [(g, v, 10) for g, v in games]}, 60)
+        time.sleep(1.0)
+        answered, slowest = 0, 0.0
+        for _ in range(5):
+            t = time.monotonic()
+            try:
+                with socket.create_connection(("127.0.0.1", serve.port), timeout=3) as s:
+                    s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    answered += bool(s.recv(100))
+            except OSError:
+                pass
+            slowest = max(slowest, time.monotonic() - t)
+        held.close()
+        row(
+            "gthread: /healthz while 100 long-polls wait (5 tries, 3 s timeout)",
+            f"{answered}/5 answered, slowest {slowest:.1f} s",
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
