@@ -14,3 +14,8 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet -e '.[test]'
   rm -f .venv/.installed-* && touch "$stamp"
 fi
+# Headless Chromium for the browser tests: Debian's package, only if missing (never a browser
+# build downloaded by a tool).  Needs root (CI runs as root); elsewhere those tests say why.
+if [ ! -x /usr/bin/chromium ] && [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
+fi

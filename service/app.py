@@ -13,7 +13,18 @@ from flask_smorest import Api
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
-from service.http import actions, catalog, errors, events, games, history, limits, undo, views
+from service.http import (
+    actions,
+    catalog,
+    docs,
+    errors,
+    events,
+    games,
+    history,
+    limits,
+    undo,
+    views,
+)
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
@@ -72,18 +83,15 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        API_SPEC_OPTIONS={
-            "info": {
-                "description": "Event-sourced game log and replay service. See contract.md.",
-            },
-        },
+        OPENAPI_SWAGGER_UI_URL=docs.ASSETS_URL,  # served from a package: works offline
+        API_SPEC_OPTIONS={"info": {"description": docs.OPENAPI_DESCRIPTION}},
     )
     api = ChronicleApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for resource in (catalog, games, views, actions, events, undo, history):
         api.register_blueprint(resource.blp)
     app.register_blueprint(health)
+    app.register_blueprint(docs.blueprint())
     errors.install(app)
 
     @app.before_request

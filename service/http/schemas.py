@@ -1,4 +1,4 @@
-"""Marshmallow schemas of the HTTP contract (``shared/contract.md``); they also generate the
+"""Marshmallow schemas of the HTTP contract (``docs/contract.md``); they also generate the
 OpenAPI document.  Schemas live only here, at the edge; the domain sees plain dicts."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Kings and Castles (game id ``kings-and-castles``), after the rules digest KC-1 ... KC-10.
+"""Kings and Castles (game id ``kings-and-castles``), after the rules digest KC-1 ... KC-10
+(``docs/rules/kings-and-castles.md``).
 
 Modules: ``board`` (components, data.json), ``state`` (the state dataclass), ``setup`` (KC-2),
 ``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn flow, decide, evolve, result),
