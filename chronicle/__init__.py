@@ -46,6 +46,7 @@ def _serve(args: argparse.Namespace) -> int:
     from service.redis_server import RedisServer
 
     env = dict(os.environ)
+    _metrics_dir(env, Path(args.data_dir))
     redis_server = None
     if not env.get("REDIS_URL"):
         redis_server = RedisServer(Path(args.data_dir) / "redis")
@@ -95,6 +96,16 @@ def _serve(args: argparse.Namespace) -> int:
         redis_server.stop()
     print("chronicle: stopped")
     return code
+
+
+def _metrics_dir(env: dict[str, str], data_dir: Path) -> None:
+    """Multi-process metrics: every API and worker process writes its values under one folder,
+    emptied first (values of an earlier run would add up with this run's)."""
+    from service.observability import MULTIPROC_ENV, prepare_multiproc_dir
+
+    path = Path(env.get(MULTIPROC_ENV) or data_dir / "metrics")
+    prepare_multiproc_dir(path)
+    env[MULTIPROC_ENV] = str(path.resolve())
 
 
 def _replay(path: Path) -> int:

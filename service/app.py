@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_smorest import Api
 
+from service import observability
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
@@ -22,6 +23,7 @@ from service.http import (
     games,
     history,
     limits,
+    middleware,
     undo,
     views,
 )
@@ -74,6 +76,9 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
 def create_app(settings: Settings | None = None) -> Flask:
     """The app; without ``settings`` it configures itself from the environment (gunicorn) and
     applies the default rate limits."""
+    from_env = settings is None
+    if from_env:  # gunicorn, `chronicle serve`, the image: JSON log lines
+        observability.configure_logging()
     app = Flask("chronicle")
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
@@ -93,6 +98,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(health)
     app.register_blueprint(docs.blueprint())
     errors.install(app)
+    middleware.install(app)
 
     @app.before_request
     def larger_imports() -> None:

@@ -13,6 +13,7 @@ from service.app import build_chronicle
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.errors import VersionConflict
+from service.observability import observed_job
 
 log = logging.getLogger(__name__)
 _chronicle: Chronicle | None = None
@@ -26,6 +27,7 @@ def chronicle() -> Chronicle:
     return _chronicle
 
 
+@observed_job("bot")
 def bot_turn(game_id: str, version: int, seat: int) -> str:
     """Play one turn for a bot seat, deciding from that seat's view only."""
     ch = chronicle()
@@ -47,6 +49,7 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
     return "played"
 
 
+@observed_job("score")
 def score(game_id: str, version: int) -> str:
     """Append the final result once the rules reached the end."""
     return "scored" if chronicle().finish(game_id, version) else "stale"
