@@ -88,12 +88,17 @@ def parser() -> argparse.ArgumentParser:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from service.redis_server import RedisServer
+    from service.redis_server import RedisServer, binary
 
     env = dict(os.environ)
     _metrics_dir(env, Path(args.data_dir))
     redis_server = None
     if not env.get("REDIS_URL"):
+        try:
+            binary()
+        except RuntimeError as exc:
+            print(f"chronicle: REDIS_URL is not set, and {exc}", file=sys.stderr)
+            return 2
         redis_server = RedisServer(Path(args.data_dir) / "redis")
         env["REDIS_URL"] = redis_server.start()
         print(f"chronicle: embedded Redis at {env['REDIS_URL']} (data in {redis_server.data_dir})")
