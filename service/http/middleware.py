@@ -22,6 +22,15 @@ trusted proxy (addresses further left were written by the client and prove nothi
 from any other address is its own client and its ``X-Forwarded-For`` is ignored.  The per-address
 rate limit (``service/http/limits.py``) and the log use that address.
 
+**JSON bodies only.**  A POST to ``/api/v1/`` that has a body must say it is JSON
+(``Content-Type: application/json``, or ``application/<x>+json``), else it is answered ``415``
+(code ``bad_request``) with a message that names the content type to send, instead of the
+schema's "missing data" for every field.  Accepting any body as JSON would be friendlier to
+a ``curl -d`` without ``-H``, but it would hide client bugs (a form posted by mistake) and let a
+page of any site make a visitor's browser create or import games with a "simple" cross-origin
+request (``text/plain`` or form content types need no CORS preflight; JSON does), which CORS
+by configuration is meant to govern.  A POST without a body is left to its schema.
+
 **``/metrics``** serves the Prometheus text (``service/observability.py``).  It is not rate
 limited and holds no game id, token or state.
 """
@@ -39,6 +48,7 @@ from typing import Any
 
 from flask import Flask, Response, current_app, g, has_request_context, request
 from flask_cors import CORS
+from werkzeug.exceptions import UnsupportedMediaType
 
 from service import observability
 
@@ -112,6 +122,18 @@ def _start() -> None:
     g.request_id = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
 
 
+def _require_json() -> None:
+    has_body = bool(request.content_length) or "chunked" in request.headers.get(
+        "Transfer-Encoding", ""
+    )
+    if request.method in ("POST", "PUT", "PATCH") and has_body and not request.is_json:
+        given = request.mimetype or "none"
+        raise UnsupportedMediaType(
+            f"the body must be JSON, sent with Content-Type: application/json "
+            f"(this request's Content-Type: {given})"
+        )
+
+
 def _finish(response: Response) -> Response:
     rid = g.get("request_id")
     if rid:
@@ -147,6 +169,7 @@ def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
     # First of the before-request hooks: a request refused by a later one (a rate limit, a
     # too deep body) still gets its id, its log line and its metrics.
     app.before_request_funcs.setdefault(None, []).insert(0, _start)
+    app.before_request(_require_json)
     app.after_request(_finish)
     app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
     origins = cors_origins(env)
