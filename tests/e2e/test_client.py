@@ -6,14 +6,24 @@ the new version after a 409 while its action stays legal; 429s are waited out by
 from __future__ import annotations
 
 import subprocess
+import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from chronicle_client import ApiError, Client, IllegalAction, RateLimited, VersionConflict
+from chronicle_client import (
+    ApiError,
+    Client,
+    IllegalAction,
+    RateLimited,
+    Unavailable,
+    VersionConflict,
+)
 from chronicle_client.example import play_against_bot
 from service.app import create_app
+from service.redis_server import RedisServer, free_port
 from tests.conftest import settings
 from tests.support.server import serving
 
@@ -100,3 +110,42 @@ def test_rate_limits_are_waited_out_by_retry_after(limited: str) -> None:
         for _ in range(10):
             impatient.catalog()
     assert refused.value.status == 429 and refused.value.details["retry_after"] == 1
+
+
+def test_unavailable_reads_and_keyed_writes_are_retried(tmp_path: Path) -> None:
+    """Redis stopped, then back 1.5 s later on its files: the client's read and its act (which
+    carries an Idempotency-Key) wait out the 503s and succeed, each applied once."""
+    port = free_port()
+    redis_server = RedisServer(tmp_path / "redis", port=port, appendfsync="always")
+    url = redis_server.start()
+    try:
+        with serving(create_app(settings(url))) as base:
+            waits: list[float] = []
+            api = Client(base, retries=8, sleep=lambda s: (waits.append(s), time.sleep(s)))
+            created = api.create("artus", [{"name": "A"}, {"name": "B"}])
+            gid = created["id"]
+            seat = api.summary(gid)["to_act"][0]
+            me = api.as_token(next(s["token"] for s in created["seats"] if s["seat"] == seat))
+            listed = me.actions(gid)
+            redis_server.stop()
+            restart = threading.Timer(1.5, redis_server.start)
+            restart.start()
+            try:
+                assert api.summary(gid)["version"] == listed["version"]
+                assert waits, "no 503 was seen"
+                redis_server.stop()
+                waits.clear()
+                threading.Timer(1.5, redis_server.start).start()
+                done = me.act(gid, listed["actions"][0], listed["version"])
+                assert waits and done["version"] == listed["version"] + 1
+                assert api.summary(gid)["version"] == done["version"]
+            finally:
+                restart.cancel()
+            # a POST without a key is not retried on 503: it might have been applied
+            redis_server.stop()
+            waits.clear()
+            with pytest.raises(Unavailable):
+                api.create("artus", [{"name": "A"}, {"name": "B"}])
+            assert waits == []
+    finally:
+        redis_server.stop()
