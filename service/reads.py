@@ -10,6 +10,7 @@ from typing import Any
 from domain import engine
 from domain.errors import BadAction
 from projections.views import ADMIN, Caller, events_for, view_doc
+from service import observability
 from service.loading import Current, Loader
 from service.store import EventStore
 
@@ -48,12 +49,14 @@ class Reads:
         game_id = cur.game_id
         deadline = time.monotonic() + wait
         records = self.store.read(game_id, after, limit)
-        while not records and wait > 0:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                break
-            self.store.wait(game_id, after, min(POLL_SLICE_MS, int(left * 1000)))
-            records = self.store.read(game_id, after, limit)
+        if not records and wait > 0:
+            with observability.watching():  # a live watcher while it waits (/metrics)
+                while not records:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    self.store.wait(game_id, after, min(POLL_SLICE_MS, int(left * 1000)))
+                    records = self.store.read(game_id, after, limit)
         if records:
             cur = self.loader.current(game_id)
         reveal = cur.match.status(cur.game) == engine.FINISHED

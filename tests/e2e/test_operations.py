@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import re
 import secrets
+import threading
+import time
 
 import pytest
 
@@ -70,6 +72,24 @@ def test_live_watchers_is_a_gauge_others_can_hold(api: Client) -> None:
     start = value(scrape(api.base), "chronicle_live_watchers")
     with observability.watching(), observability.watching():
         assert value(scrape(api.base), "chronicle_live_watchers") == start + 2
+    assert value(scrape(api.base), "chronicle_live_watchers") == start
+
+
+def test_a_waiting_long_poll_is_a_live_watcher(api: Client) -> None:
+    gid, _ = new_game(api, "artus", {"rules": "basic"}, 2)
+    version = api.summary(gid)["version"]
+    start = value(scrape(api.base), "chronicle_live_watchers")
+    poll = threading.Thread(
+        target=lambda: api.get(f"/api/v1/games/{gid}/events", after=version, wait=3)
+    )
+    poll.start()
+    try:
+        deadline = time.monotonic() + 2.5
+        while value(scrape(api.base), "chronicle_live_watchers") != start + 1:
+            assert time.monotonic() < deadline, "the long-poll was never counted"
+            time.sleep(0.05)
+    finally:
+        poll.join(10)
     assert value(scrape(api.base), "chronicle_live_watchers") == start
 
 
