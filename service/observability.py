@@ -20,8 +20,7 @@ server, an embedding) the process's own registry is served.
   (a job that raised; RQ retries it);
 - ``chronicle_queue_depth{queue}``: jobs waiting, read from RQ when scraped;
 - ``chronicle_live_watchers``: long-polls waiting and open streams (``watching()`` counts one
-  while it lasts); a
-  process that dies stops counting (its files are reaped when scraped).
+  while it lasts); a process that dies stops counting (its files are reaped when scraped).
 
 No metric carries a game id, a token or anything of a game's state.
 
