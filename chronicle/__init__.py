@@ -1,4 +1,5 @@
-"""The `chronicle` command: serve (API + worker, embedded Redis by default), worker, replay.
+"""The `chronicle` command: serve (API + worker, embedded Redis by default), worker, replay,
+backup and restore.
 
 It sits above every other layer: it starts processes and wires them by environment variables.
 """
@@ -6,7 +7,6 @@ It sits above every other layer: it starts processes and wires them by environme
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import subprocess
 import sys
@@ -14,30 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from chronicle.backup import add_commands as add_backup_commands
+
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="chronicle", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    serve = sub.add_parser(
-        "serve", help="run the API and a worker (embedded Redis if no REDIS_URL)"
-    )
-    serve.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
-    serve.add_argument("--port", type=int, default=int(os.environ.get("PORT") or 8000))
-    serve.add_argument("--data-dir", default=os.environ.get("CHRONICLE_DATA_DIR") or "var")
-    serve.add_argument("--api-processes", type=int, default=os.cpu_count() or 2)
-    serve.add_argument("--workers", type=int, default=1, help="worker processes")
-    serve.add_argument(
-        "--worker-class",
-        choices=["gevent", "gthread"],
-        default="gevent",
-        help="gevent (default): a waiting connection costs no thread; gthread: a thread per "
-        "request (for comparison, see bench/edge.py)",
-    )
-    worker = sub.add_parser("worker", help="run an RQ worker (needs REDIS_URL)")
-    worker.add_argument("--burst", action="store_true", help="exit when the queue is empty")
-    replay = sub.add_parser("replay", help="replay an exported log through the rules")
-    replay.add_argument("file", type=Path)
-    args = parser.parse_args(argv)
+    args = parser().parse_args(argv)
     if args.command == "serve":
         return _serve(args)
     if args.command == "worker":
@@ -47,7 +28,71 @@ def main(argv: list[str] | None = None) -> int:
         forks_die_with_this_process()  # RQ's scheduler process must not outlive its worker
         run(burst=args.burst)
         return 0
-    return _replay(args.file)
+    if args.command == "replay":
+        from chronicle.replay import run as replay_run
+
+        return replay_run(args.file, verbose=args.verbose)
+    return int(args.run(args))
+
+
+def parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="chronicle", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser(
+        "serve", help="run the API and a worker (embedded Redis if no REDIS_URL)"
+    )
+    serve.add_argument(
+        "--host",
+        default=os.environ.get("HOST", "127.0.0.1"),
+        help="address the API listens on; 0.0.0.0 for every interface (default: $HOST or "
+        "127.0.0.1)",
+    )
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=int(os.environ.get("PORT") or 8000),
+        help="port the API listens on (default: $PORT or 8000)",
+    )
+    serve.add_argument(
+        "--data-dir",
+        default=os.environ.get("CHRONICLE_DATA_DIR") or "var",
+        help="where the embedded Redis keeps its data and the processes their metrics "
+        "(default: $CHRONICLE_DATA_DIR or ./var)",
+    )
+    serve.add_argument(
+        "--api-processes",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="gunicorn processes serving the API (default: one per core)",
+    )
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="RQ worker processes: bot turns, scoring (default: 1)",
+    )
+    serve.add_argument(
+        "--worker-class",
+        choices=["gevent", "gthread"],
+        default="gevent",
+        help="gevent (default): a waiting connection costs no thread; gthread: a thread per "
+        "request (for comparison, see bench/edge.py)",
+    )
+    worker = sub.add_parser("worker", help="run an RQ worker (needs REDIS_URL)")
+    worker.add_argument(
+        "--burst", action="store_true", help="exit when the queue is empty instead of waiting"
+    )
+    replay = sub.add_parser("replay", help="replay an exported log through the rules")
+    replay.add_argument(
+        "file", type=Path, help="an export (GET /api/v1/games/{id}/export) as a JSON file"
+    )
+    replay.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also print the final state (JSON) before the verdict",
+    )
+    add_backup_commands(sub)
+    return parser
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -61,7 +106,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise_fd_limit,
         say,
     )
-    from service.redis_server import RedisServer
+    from service.redis_server import RedisServer, binary
     from service.serving import gunicorn_command
 
     raise_fd_limit()
@@ -69,6 +114,13 @@ def _serve(args: argparse.Namespace) -> int:
     me = os.getpid()
     supervisor = Supervisor()
     redis_child = None
+    _metrics_dir(env, Path(args.data_dir))
+    if not env.get("REDIS_URL"):
+        try:
+            binary()
+        except RuntimeError as exc:
+            print(f"chronicle: REDIS_URL is not set, and {exc}", file=sys.stderr)
+            return 2
     # Children get their own session: Ctrl-C reaches only this supervisor, which then stops
     # them in order (API and workers first, Redis last) instead of all at once.
     options: dict[str, Any] = {"start_new_session": True, "preexec_fn": die_with_parent(me)}
@@ -107,26 +159,14 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _replay(path: Path) -> int:
-    from domain import games
-    from projections.records import from_full
-    from projections.replay import ReplayError, replay
+def _metrics_dir(env: dict[str, str], data_dir: Path) -> None:
+    """Multi-process metrics: every API and worker process writes its values under one folder,
+    emptied first (values of an earlier run would add up with this run's)."""
+    from service.observability import MULTIPROC_ENV, prepare_multiproc_dir
 
-    doc = json.loads(path.read_text())
-    game = games.get(doc.get("game", ""))
-    if game is None:
-        print(f"unknown game {doc.get('game')!r}", file=sys.stderr)
-        return 2
-    try:
-        match = replay(game, doc["seed"], [from_full(e) for e in doc["events"]])
-    except ReplayError as exc:
-        print(f"refused: {exc}", file=sys.stderr)
-        return 1
-    print(json.dumps({
-        "game": game.id, "version": match.version, "status": match.status(game),
-        "result": match.result, "state": game.full_view(match.state),
-    }, indent=2))  # fmt: skip
-    return 0
+    path = Path(env.get(MULTIPROC_ENV) or data_dir / "metrics")
+    prepare_multiproc_dir(path)
+    env[MULTIPROC_ENV] = str(path.resolve())
 
 
 if __name__ == "__main__":

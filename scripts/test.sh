@@ -7,5 +7,5 @@ scripts/setup.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy --strict domain projections
-.venv/bin/mypy service workers chronicle
+.venv/bin/mypy service workers chronicle chronicle_client
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"

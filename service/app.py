@@ -10,18 +10,21 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_smorest import Api
 
+from service import observability
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
 from service.http import (
     actions,
     catalog,
+    docs,
     edge,
     errors,
     events,
     games,
     history,
     limits,
+    middleware,
     stream,
     undo,
     views,
@@ -76,6 +79,9 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
 def create_app(settings: Settings | None = None) -> Flask:
     """The app; without ``settings`` it configures itself from the environment (gunicorn) and
     applies the default rate limits."""
+    from_env = settings is None
+    if from_env:  # gunicorn, `chronicle serve`, the image: JSON log lines
+        observability.configure_logging()
     app = Flask("chronicle")
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
@@ -85,12 +91,8 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1",
         OPENAPI_JSON_PATH="openapi.json",
         OPENAPI_SWAGGER_UI_PATH="docs",
-        OPENAPI_SWAGGER_UI_URL="https://cdn.jsdelivr.net/npm/swagger-ui-dist/",
-        API_SPEC_OPTIONS={
-            "info": {
-                "description": "Event-sourced game log and replay service. See contract.md.",
-            },
-        },
+        OPENAPI_SWAGGER_UI_URL=docs.ASSETS_URL,  # served from a package: works offline
+        API_SPEC_OPTIONS={"info": {"description": docs.OPENAPI_DESCRIPTION}},
     )
     api = ChronicleApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
@@ -98,7 +100,9 @@ def create_app(settings: Settings | None = None) -> Flask:
         api.register_blueprint(resource.blp)
     app.register_blueprint(health)
     app.register_blueprint(pages)  # the browser client (service/web)
+    app.register_blueprint(docs.blueprint())
     errors.install(app)
+    middleware.install(app)
 
     @app.before_request
     def larger_imports() -> None:

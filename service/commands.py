@@ -78,6 +78,28 @@ def progress(game: Game, match: Match, at: int) -> Progress:
     )
 
 
+def verify_export(doc: Mapping[str, Any]) -> tuple[Game, list[Recorded], Match]:
+    """The import validation (``POST /games/import``, ``chronicle restore``, ``chronicle
+    replay``): every batch's command replayed through the rules with the revealed seed, the
+    hash chain and the head.  Raises ``BadAction`` (malformed) or ``ImportRefused`` (tampered
+    or illegal, naming the version)."""
+    game = games.get(doc["game"])
+    if game is None:
+        raise BadAction(f"unknown game {doc['game']!r}", {"game": ["not offered"]})
+    try:
+        records = [from_full(e) for e in doc["events"]]
+        match = replay(game, doc["seed"], records)
+    except ReplayError as exc:
+        raise ImportRefused(str(exc), {"version": exc.version}) from exc
+    except (KeyError, TypeError, ValueError) as exc:
+        raise BadAction(f"malformed export: {exc}", {"events": ["malformed"]}) from exc
+    if doc.get("head_hash") and doc["head_hash"] != records[-1].hash:
+        raise ImportRefused(
+            "head_hash does not match the last event", {"version": records[-1].version}
+        )
+    return game, records, match
+
+
 def new_meta(
     game: Game,
     match: Match,
@@ -272,20 +294,7 @@ class Commands:
 
     def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         """Replay an exported log through the rules; store it as a new game with new tokens."""
-        game = games.get(doc["game"])
-        if game is None:
-            raise BadAction(f"unknown game {doc['game']!r}", {"game": ["not offered"]})
-        try:
-            records = [from_full(e) for e in doc["events"]]
-            match = replay(game, doc["seed"], records)
-        except ReplayError as exc:
-            raise ImportRefused(str(exc), {"version": exc.version}) from exc
-        except (KeyError, TypeError, ValueError) as exc:
-            raise BadAction(f"malformed export: {exc}", {"events": ["malformed"]}) from exc
-        if doc.get("head_hash") and doc["head_hash"] != records[-1].hash:
-            raise ImportRefused(
-                "head_hash does not match the last event", {"version": records[-1].version}
-            )
+        game, records, match = verify_export(doc)
         tokens = [None if p.bot else auth.new_token() for p in match.config.players]
         host_token = auth.new_token()
         seed = doc["seed"]

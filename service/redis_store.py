@@ -29,6 +29,7 @@ import redis
 
 from projections.records import Recorded
 from service import meta as meta_codec
+from service import observability
 from service.meta import GameMeta, Progress
 from service.store import IDEMPOTENCY_TTL, Conflict, Loaded
 
@@ -248,7 +249,9 @@ class RedisEventStore:
     ) -> int:
         """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved."""
         args = append_args(expected_version, expected_head, records, meta, idem, snapshot)
-        return self.append_encoded(game_id, idem[0] if idem else "", args)
+        version = self.append_encoded(game_id, idem[0] if idem else "", args)
+        observability.appended(len(records))
+        return version
 
     def append_encoded(self, game_id: str, idem_key: str, args: Sequence[Any]) -> int:
         """The append script with arguments from ``append_args`` (the benchmark encodes

@@ -15,6 +15,7 @@ from service.app import build_chronicle
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.errors import VersionConflict
+from service.observability import observed_job
 
 log = logging.getLogger(__name__)
 _chronicle: Chronicle | None = None
@@ -28,6 +29,7 @@ def chronicle() -> Chronicle:
     return _chronicle
 
 
+@observed_job("bot")
 def bot_turn(game_id: str, version: int, seat: int) -> str:
     """Play one turn for a bot seat, deciding from that seat's view only."""
     ch = chronicle()
@@ -58,6 +60,7 @@ def deadline(seconds: float) -> Callable[[], bool]:
     return lambda: time.monotonic() >= end
 
 
+@observed_job("score")
 def score(game_id: str, version: int) -> str:
     """Append the final result once the rules reached the end."""
     return "scored" if chronicle().finish(game_id, version) else "stale"

@@ -45,6 +45,7 @@ from domain.engine import Job
 from service.config import Settings
 from service.connections import connect
 from service.jobs import QUEUES, RQJobQueue
+from service.observability import configure_logging
 from service.redis_store import RedisEventStore
 from service.store import EventStore
 
@@ -134,6 +135,7 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
     settings = settings or Settings.from_env()
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set")
+    configure_logging()  # JSON lines, one per job (service/observability.py)
     # No socket timeout here: the worker blocks on the queue for longer than the API's 2 s.
     conn_blocking = redis.Redis.from_url(settings.queue_redis_url or settings.redis_url)
     current = {"name": ""}  # the worker whose liveness this process vouches for

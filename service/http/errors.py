@@ -17,6 +17,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import BadAction, Forbidden, IllegalAction, Refused, UndoRefused
+from service import observability
 from service.errors import ImportRefused, NotFound, Unauthorized, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -105,6 +106,10 @@ def install(app: Flask) -> None:
     @app.errorhandler(Refused)
     def refused(error: Refused) -> tuple[Any, int]:
         status = next((s for cls, s in STATUS.items() if isinstance(error, cls)), 400)
+        if isinstance(error, VersionConflict):
+            observability.CONFLICTS.inc()
+        elif isinstance(error, UndoRefused):
+            observability.UNDO_REFUSED.labels(str(error.details.get("reason", "other"))).inc()
         return jsonify(body(error.code, error.message, error.details)), status
 
     @app.errorhandler(redis.RedisError)

@@ -12,7 +12,8 @@ Flask's ``MAX_CONTENT_LENGTH``, set in ``service/app.py``: 413 ``payload_too_lar
   hashes), never the token itself.  A made-up token is a token too: rotating random tokens does
   not escape the per-address limit.
 - **Per address**: every request counts against the client's address (``REMOTE_ADDR``; behind a
-  reverse proxy, run the app with werkzeug's ``ProxyFix`` so that this is the client's).
+  reverse proxy listed in ``CHRONICLE_TRUSTED_PROXIES``, the client it names in
+  ``X-Forwarded-For``: see ``service/http/middleware.py``).
 
 A request over a limit is answered ``429`` in the contract's error shape, code ``rate_limited``
 (``details``: the limit and the seconds to wait), with a ``Retry-After`` header.  Each request
@@ -54,12 +55,13 @@ from limits import parse_many
 
 from domain.errors import BadAction
 from service import auth
+from service.http.middleware import client_address
 
 # Generous: a person, a browser tab long-polling and a script driving a game all stay under.
 DEFAULT_TOKEN_LIMIT = "20/second;600/minute"
 DEFAULT_ADDRESS_LIMIT = "50/second;3000/minute"
 OFF = frozenset({"off", "none", "0", "false", "no"})
-UNLIMITED_PATHS = ("/healthz", "/readyz", "/api/v1/openapi.json", "/api/v1/docs")
+UNLIMITED_PATHS = ("/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/docs")
 KEY_PREFIX = "chronicle-rl"
 
 
@@ -91,7 +93,7 @@ def token_key() -> str:
 
 
 def address_key() -> str:
-    return f"addr:{request.remote_addr or 'unknown'}"
+    return f"addr:{client_address()}"
 
 
 def _bearer() -> str | None:

@@ -1,4 +1,4 @@
-"""Marshmallow schemas of the HTTP contract (``shared/contract.md``); they also generate the
+"""Marshmallow schemas of the HTTP contract (``docs/contract.md``); they also generate the
 OpenAPI document.  Schemas live only here, at the edge; the domain sees plain dicts."""
 
 from __future__ import annotations
@@ -119,8 +119,21 @@ class Created(Schema):
     seed_commitment = fields.Str(required=True)
 
 
+class Score(fields.Number):
+    """A score as the rules computed it: an int stays an int.  (``fields.Float`` dumped every
+    score as a float, so a result read 31.0 in summaries and views but 31 in the events and the
+    export, which are not dumped through a schema.)"""
+
+    num_type = float  # what a value that is neither int nor float becomes
+
+    def _format_num(self, value: Any) -> int | float:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            return float(value)
+        return value
+
+
 class Result(Schema):
-    scores = fields.Dict(keys=fields.Str(), values=fields.Float(), required=True)
+    scores = fields.Dict(keys=fields.Str(), values=Score(), required=True)
     winners = fields.List(fields.Int(), required=True)
     ranking = fields.List(fields.Int(), required=True)
     details = fields.Dict(required=True)

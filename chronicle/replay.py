@@ -1,0 +1,58 @@
+"""``chronicle replay FILE``: check an exported log through the rules, offline.
+
+The check is the import validation (``service.commands.verify_export``): every batch's command is
+decided again with the revealed seed and must give back the recorded events, the hash chain
+must link them and the head hash must match.  The output is a short summary and, last, a
+one-line verdict (``verdict: OK ...`` on stdout, exit 0; ``verdict: REFUSED ...`` on stderr,
+exit 1; exit 2 for a file that is not an export at all).  ``--verbose`` also prints the final
+state, as JSON, before the verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from domain.errors import Refused
+from service.commands import verify_export
+
+
+def run(path: Path, verbose: bool = False) -> int:
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        print(f"verdict: REFUSED: {path} is not a readable JSON export ({exc})", file=sys.stderr)
+        return 2
+    if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
+        print(f"verdict: REFUSED: {path} is not an export (no events)", file=sys.stderr)
+        return 2
+    try:
+        game, records, match = verify_export(doc)
+    except (Refused, KeyError, TypeError) as exc:
+        message = exc.message if isinstance(exc, Refused) else f"malformed export ({exc})"
+        print(f"verdict: REFUSED: {message}", file=sys.stderr)
+        return 1
+    status = match.status(game)
+    players = ", ".join(f"{p.name} ({p.bot})" if p.bot else p.name for p in match.config.players)
+    options = ", ".join(f"{k}={v}" for k, v in sorted(match.config.options.items()))
+    print(f"game:    {game.id} {doc.get('id', '')} ({options})")
+    print(f"players: {players}")
+    print(f"log:     {len(records)} events, version {match.version}, head {records[-1].hash}")
+    print(f"status:  {status}")
+    if match.result is not None:
+        print(f"result:  {_result(match.result)}")
+    if verbose:
+        print(json.dumps({"state": game.full_view(match.state)}, indent=2))
+    print(
+        f"verdict: OK: {len(records)} events replay through the rules of {game.id}, "
+        f"chain intact, {status}"
+    )
+    return 0
+
+
+def _result(result: Mapping[str, Any]) -> str:
+    scores = ", ".join(f"seat {s}: {v}" for s, v in result.get("scores", {}).items())
+    return f"scores {scores}; winners {result.get('winners')}"

@@ -1,0 +1,95 @@
+"""The contract's documents as typed dictionaries (``docs/contract.md``).
+
+They type what the service sends; a game's ``state``, its actions and its events' ``data`` are
+the game's own (see its rules digest) and stay ``dict[str, Any]`` here.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, TypedDict
+
+Action = dict[str, Any]
+
+
+class Seat(TypedDict):
+    seat: int
+    name: str
+    bot: str | None
+    token: NotRequired[str]  # a human seat's token, in the creation response only
+
+
+class Created(TypedDict):
+    id: str
+    game: str
+    options: dict[str, str]
+    version: int
+    seats: list[Seat]
+    host_token: str
+    seed_commitment: str
+
+
+class Result(TypedDict):
+    scores: dict[str, int | float]
+    winners: list[int]
+    ranking: list[int]
+    details: dict[str, Any]
+
+
+class Summary(TypedDict):
+    id: str
+    game: str
+    options: dict[str, str]
+    seats: list[Seat]
+    status: str  # active, scoring, finished
+    version: int
+    to_act: list[int]
+    result: NotRequired[Result]
+    seed_commitment: str
+    created_at: str
+    updated_at: str
+
+
+class View(TypedDict):
+    id: str
+    game: str
+    version: int
+    status: str
+    you: int | None
+    to_act: list[int]
+    state: dict[str, Any]
+    result: NotRequired[Result]
+
+
+class Actions(TypedDict):
+    version: int
+    actions: list[Action]
+
+
+class Event(TypedDict):
+    version: int
+    type: str
+    seat: int | None
+    at: str
+    data: dict[str, Any]
+
+
+class Events(TypedDict):
+    version: int
+    events: list[Event]
+
+
+class Undone(TypedDict):
+    version: int
+    undone: list[Event]
+
+
+class Joined(TypedDict):
+    seat: int
+    token: str
+
+
+class GameList(TypedDict):
+    games: list[Summary]
+    page: int
+    per_page: int
+    total: int

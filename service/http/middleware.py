@@ -1,0 +1,185 @@
+"""What every request goes through besides its handler: a request id, one JSON log line,
+metrics, CORS, the client's address behind trusted proxies, and ``/metrics``.
+
+**Request id.**  A request's ``X-Request-ID`` is kept if it is sane (1-128 characters of
+``A-Za-z0-9._:-``), else (absent, too long, odd characters) a new one is made.  It is returned
+in the response's ``X-Request-ID`` and is in every log line written while the request is served.
+
+**Log line.**  One per request, logger ``chronicle.request``: method, route (the URL rule),
+path (at most 200 characters), status, duration, client address and the request id.  Never a
+header, a query string or a body: those carry tokens and actions.
+
+**CORS** (flask-cors) is off unless ``CHRONICLE_CORS_ORIGINS`` lists origins, comma-separated
+(``https://play.example.org,http://localhost:5173``; ``*`` allows any).  Allowed then: the
+``/api/v1/`` resources with the ``Authorization``, ``Content-Type``, ``Idempotency-Key`` and
+``X-Request-ID`` headers; exposed: ``Retry-After`` and ``X-Request-ID``.  No cookies are used,
+so no credentials are allowed.
+
+**Trusted proxies.**  ``CHRONICLE_TRUSTED_PROXIES`` lists addresses and networks
+(``10.0.0.0/8,127.0.0.1``).  A request from one of them may name its client in
+``X-Forwarded-For``: the client is the right-most address of that header that is not itself a
+trusted proxy (addresses further left were written by the client and prove nothing).  A request
+from any other address is its own client and its ``X-Forwarded-For`` is ignored.  The per-address
+rate limit (``service/http/limits.py``) and the log use that address.
+
+**JSON bodies only.**  A POST to ``/api/v1/`` that has a body must say it is JSON
+(``Content-Type: application/json``, or ``application/<x>+json``), else it is answered ``415``
+(code ``bad_request``) with a message that names the content type to send, instead of the
+schema's "missing data" for every field.  Accepting any body as JSON would be friendlier to
+a ``curl -d`` without ``-H``, but it would hide client bugs (a form posted by mistake) and let a
+page of any site make a visitor's browser create or import games with a "simple" cross-origin
+request (``text/plain`` or form content types need no CORS preflight; JSON does), which CORS
+by configuration is meant to govern.  A POST without a body is left to its schema.
+
+**``/metrics``** serves the Prometheus text (``service/observability.py``).  It is not rate
+limited and holds no game id, token or state.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import re
+import time
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from flask import Flask, Response, current_app, g, has_request_context, request
+from flask_cors import CORS
+from werkzeug.exceptions import UnsupportedMediaType
+
+from service import observability
+
+REQUEST_ID = "X-Request-ID"
+_SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+log = logging.getLogger("chronicle.request")
+Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def request_id() -> str | None:
+    return g.get("request_id") if has_request_context() else None
+
+
+def trusted_proxies(env: Mapping[str, str] = os.environ) -> tuple[Network, ...]:
+    """``CHRONICLE_TRUSTED_PROXIES`` parsed; an entry that is not an address or a network
+    stops the app from starting (a typo must not silently trust nobody, or everybody)."""
+    out: list[Network] = []
+    for item in (env.get("CHRONICLE_TRUSTED_PROXIES") or "").split(","):
+        if item.strip():
+            try:
+                out.append(ipaddress.ip_network(item.strip(), strict=False))
+            except ValueError:
+                raise RuntimeError(
+                    f"CHRONICLE_TRUSTED_PROXIES: {item.strip()!r} is not an address or a network"
+                ) from None
+    return tuple(out)
+
+
+def cors_origins(env: Mapping[str, str] = os.environ) -> list[str]:
+    return [o.strip() for o in (env.get("CHRONICLE_CORS_ORIGINS") or "").split(",") if o.strip()]
+
+
+def _is_trusted(address: str, networks: Sequence[Network]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in net for net in networks)
+
+
+def client_address() -> str:
+    """The client's address: ``REMOTE_ADDR``, or behind trusted proxies the nearest address
+    in ``X-Forwarded-For`` that is not one of them (computed once per request)."""
+    if "client_address" in g:
+        return str(g.client_address)
+    remote = request.remote_addr or "unknown"
+    networks = current_app.extensions.get("chronicle.trusted_proxies", ())
+    address = remote
+    if networks and _is_trusted(remote, networks):
+        hops = [
+            h.strip()
+            for line in request.headers.getlist("X-Forwarded-For")
+            for h in line.split(",")
+            if h.strip()
+        ]
+        for hop in reversed(hops):
+            try:
+                ipaddress.ip_address(hop)
+            except ValueError:
+                break  # written by the client: the last good hop (a proxy) is what we know
+            address = hop
+            if not _is_trusted(hop, networks):
+                break
+    g.client_address = address
+    return address
+
+
+def _start() -> None:
+    g.started = time.perf_counter()
+    given = request.headers.get(REQUEST_ID, "")
+    g.request_id = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
+
+
+def _require_json() -> None:
+    has_body = bool(request.content_length) or "chunked" in request.headers.get(
+        "Transfer-Encoding", ""
+    )
+    if request.method in ("POST", "PUT", "PATCH") and has_body and not request.is_json:
+        given = request.mimetype or "none"
+        raise UnsupportedMediaType(
+            f"the body must be JSON, sent with Content-Type: application/json "
+            f"(this request's Content-Type: {given})"
+        )
+
+
+def _finish(response: Response) -> Response:
+    rid = g.get("request_id")
+    if rid:
+        response.headers[REQUEST_ID] = rid
+    started = g.get("started")
+    seconds = time.perf_counter() - started if started is not None else 0.0
+    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+    observability.REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+    observability.LATENCY.labels(request.method, route).observe(seconds)
+    fields = {
+        "method": request.method,
+        "route": route,
+        "path": request.path[:200],
+        "status": response.status_code,
+        "duration_ms": round(seconds * 1000, 3),
+        "client": client_address(),
+    }
+    log.info("request", extra={"fields": fields})
+    return response
+
+
+def metrics() -> Response:
+    ch: Any = current_app.extensions.get("chronicle")
+    queue = getattr(getattr(ch, "jobs", None), "queue", None)
+    body = observability.exposition([queue] if queue is not None else [])
+    return Response(body, mimetype=None, content_type=observability.CONTENT_TYPE)
+
+
+def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
+    """Request ids, request logs and metrics, CORS (if configured), trusted proxies, /metrics."""
+    app.extensions["chronicle.trusted_proxies"] = trusted_proxies(env)
+    observability.set_request_id_source(request_id)
+    # First of the before-request hooks: a request refused by a later one (a rate limit, a
+    # too deep body) still gets its id, its log line and its metrics.
+    app.before_request_funcs.setdefault(None, []).insert(0, _start)
+    app.before_request(_require_json)
+    app.after_request(_finish)
+    app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
+    origins = cors_origins(env)
+    if origins:
+        CORS(
+            app,
+            resources={r"/api/v1/*": {"origins": "*" if "*" in origins else origins}},
+            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", REQUEST_ID],
+            expose_headers=["Retry-After", REQUEST_ID],
+            methods=["GET", "POST", "OPTIONS"],
+            supports_credentials=False,
+            max_age=600,
+        )
