@@ -30,7 +30,8 @@ def bot_rng(seed: str, version: int, seat: int) -> Rng:
 
 
 def decide(game: Game, match: Match, seat: int, rng: Rng) -> dict[str, Any]:
-    """The action of the seat's configured bot (``random`` if none), from the seat's view."""
-    name = match.config.players[seat].bot or DEFAULT_BOT
+    """The action of the bot that plays the seat now (its own, a resign or takeover bot, or a
+    timed-out turn's; ``random`` if none), from the seat's view."""
+    name = match.bot(seat) or DEFAULT_BOT
     actions = game.legal_actions(match.state, seat)
     return game.bots[name](game.view(match.state, seat), actions, rng)

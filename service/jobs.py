@@ -19,7 +19,11 @@ from rq.serializers import JSONSerializer
 from domain.engine import Job
 
 QUEUE = "chronicle"
-FUNCTIONS = {"bot": "workers.jobs.bot_turn", "score": "workers.jobs.score"}
+FUNCTIONS = {
+    "bot": "workers.jobs.bot_turn",
+    "score": "workers.jobs.score",
+    "clock": "workers.clocks.check_deadline",  # version: the deadline (ms), seat: whose
+}
 log = logging.getLogger(__name__)
 
 

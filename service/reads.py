@@ -7,9 +7,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from domain import engine
 from domain.errors import BadAction
-from projections.views import ADMIN, Caller, events_for, view_doc
+from projections.views import ADMIN, Caller, events_for, revealed, view_doc
 from service.loading import Current, Loader
 from service.store import EventStore
 
@@ -26,7 +25,7 @@ class Reads:
     ) -> dict[str, Any]:
         """The caller's view; ``version`` replays it as it was then; ``reveal`` shows all of
         it, once the game is finished (or to the operator)."""
-        finished_now = cur.match.status(cur.game) == engine.FINISHED
+        finished_now = revealed(cur.match.status(cur.game))
         if reveal and not finished_now and caller.role != ADMIN:
             raise BadAction("reveal is allowed once the game is finished", {"reveal": ["not yet"]})
         if version is not None and version != cur.match.version:
@@ -56,7 +55,7 @@ class Reads:
             records = self.store.read(game_id, after, limit)
         if records:
             cur = self.loader.current(game_id)
-        reveal = cur.match.status(cur.game) == engine.FINISHED
+        reveal = revealed(cur.match.status(cur.game))
         return {
             "version": cur.match.version,
             "events": events_for(cur.game, records, caller, reveal=reveal, config=cur.match.config),
