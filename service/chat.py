@@ -111,9 +111,9 @@ def post(
     limit, window = rate()
     counter = keys(game_id)["rate"] + (f"seat:{seat}" if seat is not None else sender)
     pipe = r.pipeline(transaction=False)
+    pipe.set(counter, 0, ex=window, nx=True)  # a fixed window, opened by its first line
     pipe.incr(counter)
-    pipe.expire(counter, window, nx=True)
-    count, _ = pipe.execute()
+    _, count = pipe.execute()
     if int(count) > limit:
         ttl = max(1, int(r.ttl(counter) or window))
         raise RateLimited(
