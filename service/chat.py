@@ -37,6 +37,7 @@ PLAYERS, SPECTATORS = "players", "spectators"
 ROOMS = (PLAYERS, SPECTATORS)
 MAX_TEXT = 500
 PAGE = 500
+MAX_LINE = 1_000_000_000  # line ids are stream ids: larger ones are no line at all
 DEFAULT_RATE = "5/10"
 
 _ADD = """

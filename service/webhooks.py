@@ -78,11 +78,14 @@ def hooks_key(game_id: str) -> str:
 
 def check_target(url: str, allow: bool) -> None:
     """Refuse (400) a URL that is not http(s) or whose host resolves to a non-public address."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:
+        raise BadAction("a webhook is an http or https URL", {"url": ["malformed"]}) from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BadAction("a webhook is an http or https URL", {"url": ["http(s)://host/..."]})
     try:
-        port = parts.port or (443 if parts.scheme == "https" else 80)
         infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, ValueError, UnicodeError) as exc:
         raise BadAction("the webhook's host does not resolve", {"url": ["unresolvable"]}) from exc

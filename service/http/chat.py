@@ -63,6 +63,8 @@ class HideResource(MethodView):
         _, caller = opened(game_id)
         if caller.role != HOST:
             raise Forbidden("not_host", "only the host may hide a line")
-        if not chat.hide(chat.redis_of(ch.store), game_id, line_id, ch.clock()):
+        if line_id > chat.MAX_LINE or not chat.hide(
+            chat.redis_of(ch.store), game_id, line_id, ch.clock()
+        ):
             raise NotFound(f"no chat line {line_id}")
         return {"id": line_id, "hidden": True}

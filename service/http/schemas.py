@@ -377,7 +377,8 @@ class WebhookOut(Schema):
 
 
 _CHAT_TEXT = validate.Regexp(
-    r"^[^\x00-\x08\x0b-\x1f\x7f]*$", error="no control characters (but newlines and tabs)"
+    r"^[^\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]*$",
+    error="no control characters (but newlines and tabs)",
 )
 
 

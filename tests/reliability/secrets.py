@@ -148,7 +148,7 @@ def _event(game: str, event: dict, seat: int | None, h: Hidden) -> list[str]:
     if "command" in event:
         out.append(f"event {event['version']}: carries its command")
     if game == "artus":
-        if kind == "GameStarted":
+        if kind == "GameStarted" and "hands" in data:  # the set-up, not the table's start
             for t, hand in enumerate(data["hands"]):
                 if t != seat and hand is not None:
                     out.append(f"GameStarted: seat {t}'s hand shown")
