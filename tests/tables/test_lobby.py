@@ -236,3 +236,20 @@ def test_abandon_ends_the_game_without_a_result_and_reveals_everything(api: Clie
     assert r.status_code == 403
     types = [e["type"] for e in api.get(f"/api/v1/games/{gid}/events", limit=100).json()["events"]]
     assert types[-1] == "GameAbandoned"
+
+
+def test_racing_joins_of_a_public_table_get_distinct_seats(api: Client) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    created = api.create("kings-and-castles", [OPEN] * 4, public=True)
+    gid = created["id"]
+    with ThreadPoolExecutor(6) as pool:
+        answers = list(pool.map(lambda i: join(api, gid, f"p{i}"), range(6)))
+    won = [r.json() for r in answers if r.status_code == 201]
+    lost = [r for r in answers if r.status_code != 201]
+    assert sorted(w["seat"] for w in won) == [0, 1, 2, 3]
+    assert len(lost) == 2 and all(error(r) in ("game_not_waiting", "seat_taken") for r in lost)
+    s = api.summary(gid)
+    assert s["status"] == "active"
+    events = api.get(f"/api/v1/games/{gid}/events", limit=100).json()["events"]
+    assert [e["type"] for e in events].count("SeatJoined") == 4
