@@ -26,7 +26,9 @@ def test_turn_times_are_iso_8601_durations_of_weeks_to_seconds(text: str, ms: in
 def started(turn_time: str = "PT1M", takeover: int = 2) -> engine.Match:
     game = GAMES["artus"]
     rules = tables.Rules(turn_time=turn_time, takeover_after=takeover).data()
-    config = Config("artus", {"rules": "basic", "undo": "turn"}, (Player("a"), Player("b")), rules)
+    config = Config(
+        "artus", {"rules": "basic", "undo": "turn"}, (Player("a"), Player("b")), table=rules
+    )
     match = engine.fold(game, engine.create(game, config, Rng.at("t", 1)))
     return engine.settle(game, match, 1_000)
 
@@ -94,7 +96,7 @@ def test_a_table_waits_until_its_open_seats_are_taken() -> None:
     game = GAMES["lancaster"]
     rules = tables.Rules(open=(1, 2)).data()
     players = (Player("a"), Player(None), Player(None))
-    config = Config("lancaster", {"undo": "turn"}, players, rules)
+    config = Config("lancaster", {"undo": "turn"}, players, table=rules)
     m = engine.fold(game, engine.create(game, config, Rng.at("w", 1)))
     assert m.status(game) == tables.WAITING and m.to_act(game) == ()
     m = engine.fold(game, seating.join(m, 2, "Cid"), m)
