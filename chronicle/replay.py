@@ -36,7 +36,10 @@ def run(path: Path, verbose: bool = False) -> int:
         print(f"verdict: REFUSED: {message}", file=sys.stderr)
         return 1
     status = match.status(game)
-    players = ", ".join(f"{p.name} ({p.bot})" if p.bot else p.name for p in match.config.players)
+    players = ", ".join(
+        f"{p.name or 'open'} ({p.bot})" if p.bot else (p.name or "open")
+        for p in match.config.players
+    )
     options = ", ".join(f"{k}={v}" for k, v in sorted(match.config.options.items()))
     print(f"game:    {game.id} {doc.get('id', '')} ({options})")
     print(f"players: {players}")

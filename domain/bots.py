@@ -46,10 +46,11 @@ class SearchingBot(Protocol):
 def decide(
     game: Game, match: Match, seat: int, rng: Rng, stop: Callable[[], bool] | None = None
 ) -> dict[str, Any]:
-    """The action of the seat's configured bot (``random`` if none), from the seat's view and
-    legal actions only, never the state.  A searching bot (``budgeted``) also gets ``stop``, the
-    caller's time cap: the domain has no clock."""
-    name = match.config.players[seat].bot or DEFAULT_BOT
+    """The action of the bot that plays the seat now (its own, a resign or takeover bot, or a
+    timed-out turn's; ``random`` if none), from the seat's view and legal actions only, never
+    the state.  A searching bot (``budgeted``) also gets ``stop``, the caller's time cap: the
+    domain has no clock."""
+    name = match.bot(seat) or DEFAULT_BOT
     actions = game.legal_actions(match.state, seat)
     bot = game.bots[name]
     view = game.view(match.state, seat)

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
+from domain import table as tables
 from domain.errors import BadAction, Forbidden
 from domain.rng import Rng
 
@@ -53,7 +54,7 @@ class Event:
 
 @dataclass(frozen=True)
 class Player:
-    name: str
+    name: str | None  # None: an open seat (see ``domain.table``)
     bot: str | None = None
 
 
@@ -71,6 +72,7 @@ class Config:
     options: Mapping[str, str]
     players: tuple[Player, ...]
     rules_version: int | None = None
+    table: Mapping[str, Any] | None = None  # open seats, clock, ... (``domain.table``)
 
     @property
     def n(self) -> int:
@@ -152,11 +154,20 @@ class Match:
     state: Any
     version: int
     result: Mapping[str, Any] | None = None
+    table: tables.Table | None = None  # seats, bots and clock; None only in hand-made matches
 
     def status(self, game: Game) -> str:
         if self.result is not None:
             return FINISHED
+        if self.table is not None and (status := self.table.status()):
+            return status  # waiting or abandoned
         return SCORING if game.is_over(self.state) else ACTIVE
+
+    def bot(self, seat: int) -> str | None:
+        """The bot that plays ``seat`` now (None: a person)."""
+        if self.table is not None:
+            return self.table.bot_of(seat)
+        return self.config.players[seat].bot
 
     def to_act(self, game: Game) -> tuple[int, ...]:
         return game.to_act(self.state) if self.status(game) == ACTIVE else ()
@@ -170,6 +181,8 @@ def created_event(config: Config) -> Event:
     }
     if config.rules_version not in (None, 1):  # absent = 1: logs from before versions replay
         data["rules_version"] = config.rules_version
+    if config.table is not None:
+        data["table"] = dict(config.table)
     return Event(GAME_CREATED, None, data)
 
 
@@ -179,7 +192,12 @@ def config_from_created(data: Mapping[str, Any]) -> Config:
         options=dict(data["options"]),
         players=tuple(Player(p["name"], p.get("bot")) for p in data["players"]),
         rules_version=int(data.get("rules_version", 1)),
+        table=data.get("table"),
     )
+
+
+def new_table(config: Config) -> tables.Table:
+    return tables.initial(config.table, [(p.name, p.bot) for p in config.players])
 
 
 def normalized(events: Sequence[Event]) -> list[Event]:
@@ -208,31 +226,47 @@ def fold(game: Game, events: Iterable[Event], match: Match | None = None) -> Mat
     Returns ``match`` itself when there is nothing to fold, so callers can tell "unchanged".
     """
     if match is None:
-        config, state, version, result = None, None, 0, None
+        config, state, version, result, table = None, None, 0, None, None
     else:
         config, state, version, result = match.config, match.state, match.version, match.result
+        table = match.table
     changed = False
     for event in events:
         changed = True
         if event.type == GAME_CREATED:
             config = config_from_created(event.data)
             state, version, result = game.initial(config), 1, None
+            table = new_table(config)
             continue
         assert config is not None, "a log starts with GameCreated"
         version += 1
         if event.type == GAME_FINISHED:
             result = dict(event.data)
+        elif table is not None and tables.is_event(event.type, event.data):
+            table = tables.evolve(table, event, version)  # the table's, never the game's
         else:
             state, result = game.evolve(state, event), None
     if match is not None and not changed:
         return match
     assert config is not None, "cannot fold an empty log"
-    return Match(config, state, version, result)
+    return Match(config, state, version, result, table)
+
+
+def settle(game: Game, match: Match, at: int) -> Match:
+    """The end of a batch recorded at ``at`` (ms): the table notes whose turn began (the
+    clock), whose ended.  Without a clock nothing is noted."""
+    table = match.table
+    if table is None or (table.rules.turn_ms is None and not table.timed_out):
+        return match
+    settled = tables.settle(table, match.to_act(game), at, match.version)
+    return match if settled is table else replace(match, table=settled)
 
 
 def decide(game: Game, match: Match, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     """The common checks, then the game's own rules."""
     status = match.status(game)
+    if status == tables.WAITING:
+        raise Forbidden("not_started", "the game waits for players; no action is taken yet")
     if status != ACTIVE:
         raise Forbidden("game_over", f"the game is {status}; no more actions are taken")
     if seat not in game.to_act(match.state):
@@ -244,7 +278,10 @@ def finish(game: Game, match: Match) -> list[Event]:
     """The scoring job's events: the final result, once the rules reached the end."""
     if match.status(game) != SCORING:
         return []
-    return normalized([Event(GAME_FINISHED, None, game.result(match.state))])
+    result = game.result(match.state)
+    if match.table is not None:
+        result = tables.with_resigned(match.table, result)
+    return normalized([Event(GAME_FINISHED, None, result)])
 
 
 _KINDS: dict[str, Any] = {
@@ -324,5 +361,5 @@ def follow_ups(game: Game, game_id: str, match: Match) -> list[Job]:
     return [
         Job("bot", game_id, match.version, seat, background)
         for seat in game.to_act(match.state)
-        if match.config.players[seat].bot
+        if match.bot(seat)
     ]

@@ -51,3 +51,12 @@ class UndoRefused(Refused):
     def __init__(self, reason: str, message: str) -> None:
         super().__init__(message, {"reason": reason})
         self.reason = reason
+
+
+class StateConflict(Refused):
+    """The table is not in the state the request needs (HTTP 409): ``seat_taken``,
+    ``game_not_waiting``, ``turn_timed_out``.  ``code`` is the given one."""
+
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
+        super().__init__(message, details)
+        self.code = code

@@ -1,10 +1,11 @@
 """Re-deciding a recorded log through the rules: the check behind import and `chronicle replay`.
 
-Every batch of a log starts with its command: ``"create"`` (the set-up), a seat's action, or
-``"finish"`` (the final result).  Replaying a batch re-runs that command through the engine
-with the RNG of its version (derived from the revealed seed) and must give back exactly the
-recorded events; the hash chain must link every event.  The first version where either fails
-is named.
+Every batch of a log starts with its command: ``"create"`` (the set-up), a seat's action,
+``"finish"`` (the final result), or a table command (``{"table": "join", ...}``, see
+``domain.seating``; a timeout is checked against the deadline the log's own times give).
+Replaying a batch re-runs that command through the engine with the RNG of its version (derived
+from the revealed seed) and must give back exactly the recorded events; the hash chain must
+link every event.  The first version where either fails is named.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from domain import engine
+from domain import engine, seating
 from domain.engine import Event, Game, Match
 from domain.errors import Refused
 from domain.rng import Rng
@@ -52,8 +53,9 @@ def replay(game: Game, seed: str, records: Sequence[Recorded]) -> Match:
         tail = records[i + len(expected) : i + len(expected) + 1]
         if tail and tail[0].command is None:
             raise ReplayError(tail[0].version, "an event without a command follows the batch")
-        for r in batch:
-            match = engine.evolve(game, match, r.event)
+        match = engine.settle(
+            game, engine.fold(game, (r.event for r in batch), match), batch[-1].at
+        )
         i += len(expected)
     assert match is not None
     return match
@@ -72,6 +74,8 @@ def _decide(game: Game, match: Match | None, rec: Recorded, seed: str) -> list[E
         assert match is not None
         if command == FINISH:
             return engine.finish(game, match)
+        if seating.is_command(command):
+            return seating.redecide(game, match, command, rec.at)
         if not isinstance(command, dict) or rec.actor is None:
             raise ReplayError(rec.version, "a batch must start with a seat's command")
         return engine.decide(game, match, rec.actor, command, Rng.at(seed, rec.version))

@@ -16,10 +16,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from domain import table as tables
 from domain.engine import FINISHED, Config, Game, Match
-from projections.records import Recorded, public
+from projections.records import Recorded, iso, public
 
 SEAT, SPECTATOR, HOST, ADMIN = "seat", "spectator", "host", "admin"
+OVER = frozenset({FINISHED, tables.ABANDONED})  # statuses in which everything is revealed
+
+
+def revealed(status: str) -> bool:
+    """A finished or abandoned game shows everything to everyone."""
+    return status in OVER
 
 
 @dataclass(frozen=True)
@@ -38,7 +45,7 @@ def view_doc(
 ) -> dict[str, Any]:
     """The contract's view document of ``match`` for ``caller``."""
     status = match.status(game)
-    full = reveal or caller.role == ADMIN or status == FINISHED
+    full = reveal or caller.role == ADMIN or revealed(status)
     doc: dict[str, Any] = {
         "id": game_id,
         "game": game.id,
@@ -50,7 +57,16 @@ def view_doc(
     }
     if match.result is not None:
         doc["result"] = match.result
+    if match.table is not None and match.table.rules.turn_ms is not None:
+        doc["deadlines"] = deadlines_doc(match)
     return doc
+
+
+def deadlines_doc(match: Match) -> dict[str, str]:
+    """``{"<seat>": "<ISO time>"}`` for every seat to act that a person plays (clocked games)."""
+    if match.table is None:
+        return {}
+    return {str(s): iso(ms) for s, ms in sorted(match.table.deadlines().items())}
 
 
 def events_for(
@@ -59,8 +75,18 @@ def events_for(
     """Events in the contract's shape, each redacted for ``caller`` unless revealed."""
     full = reveal or caller.role == ADMIN
     sight = caller.sight
-    return [public(r, r.data if full else game.redact(r.event, sight, config)) for r in records]
+    return [
+        public(
+            r,
+            r.data
+            if full or tables.is_event(r.type, r.data)  # the table's events are public
+            else game.redact(r.event, sight, config),
+        )
+        for r in records
+    ]
 
 
 def seats_doc(match: Match) -> list[dict[str, Any]]:
+    if match.table is not None:
+        return match.table.seats()
     return [{"seat": i, "name": p.name, "bot": p.bot} for i, p in enumerate(match.config.players)]

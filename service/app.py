@@ -9,14 +9,19 @@ from typing import Any
 
 from flask import Blueprint, Flask, current_app, jsonify, request
 from flask_smorest import Api
+from rq import Queue
+from rq.serializers import JSONSerializer
 
-from service import observability
+from service import observability, webhooks
 from service.chronicle import Chronicle
+from service.clocks import Clocks
 from service.config import Settings
 from service.connections import connect
+from service.hooks import AllHooks
 from service.http import (
     actions,
     catalog,
+    chat,
     docs,
     edge,
     errors,
@@ -24,10 +29,12 @@ from service.http import (
     games,
     history,
     limits,
+    lobby,
     middleware,
     stream,
     undo,
     views,
+    webhook,
 )
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
@@ -73,7 +80,14 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
     """The service over Redis (``events``: a client of the events' Redis already made)."""
     events = events if events is not None else events_client(settings)
     queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
-    return Chronicle(RedisEventStore(events), RQJobQueue(queue), settings.admin_token)
+    jobs = RQJobQueue(queue)
+    hooks = AllHooks(
+        [
+            Clocks(jobs.queue),
+            webhooks.Webhooks(Queue(webhooks.QUEUE, connection=queue, serializer=JSONSerializer)),
+        ]
+    )
+    return Chronicle(RedisEventStore(events), jobs, settings.admin_token, hooks=hooks)
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -96,7 +110,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     )
     api = ChronicleApi(app)
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for resource in (catalog, games, views, actions, events, undo, history):
+    for resource in (catalog, games, views, actions, events, undo, history, lobby, webhook, chat):
         api.register_blueprint(resource.blp)
     app.register_blueprint(health)
     app.register_blueprint(pages)  # the browser client (service/web)

@@ -23,6 +23,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)
 
 
+def new_invitation() -> str:
+    """An open seat's invitation code: URL-safe (it travels in a link), 128 bits."""
+    return secrets.token_urlsafe(16)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

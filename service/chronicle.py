@@ -16,12 +16,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from domain.engine import Event, Match
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth
 from service.catalog import catalog
 from service.commands import Commands
 from service.documents import Documents, summary_doc
+from service.hooks import Hooks, NoHooks
 from service.jobs import JobQueue
 from service.loading import Current, Loader
 from service.meta import GameMeta
@@ -40,12 +42,15 @@ class Chronicle:
         jobs: JobQueue,
         admin_token: str | None = None,
         clock: Callable[[], int] = now_ms,
+        hooks: Hooks | None = None,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.admin_token = admin_token
+        self.clock = clock
+        self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
         self.loader = Loader(store)
-        self.commands = Commands(store, jobs, self.loader, clock)
+        self.commands = Commands(store, jobs, self.loader, clock, self.hooks)
         self.documents = Documents(store, self.loader)
         self.reads = Reads(store, self.loader)
 
@@ -111,8 +116,9 @@ class Chronicle:
         players: Sequence[Mapping[str, Any]],
         options: Mapping[str, str] | None,
         seed: str | None,
+        table: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
-        return self.commands.create(game_id, game_name, players, options, seed)
+        return self.commands.create(game_id, game_name, players, options, seed, table)
 
     def act(
         self,
@@ -122,8 +128,22 @@ class Chronicle:
         expected_version: int,
         idempotency_key: str | None = None,
         loaded: Current | None = None,
+        by_bot: bool = False,
     ) -> dict[str, Any]:
-        return self.commands.act(game_id, caller, action, expected_version, idempotency_key, loaded)
+        return self.commands.act(
+            game_id, caller, action, expected_version, idempotency_key, loaded, by_bot
+        )
+
+    def append_table(
+        self,
+        cur: Current,
+        events: Sequence[Event],
+        actor: int | None,
+        command: Mapping[str, Any],
+        tokens: Sequence[str | None] | None = None,
+        at: int | None = None,
+    ) -> Match:
+        return self.commands.append_table(cur, events, actor, command, tokens, at)
 
     def finish(self, game_id: str, expected_version: int) -> bool:
         return self.commands.finish(game_id, expected_version)

@@ -16,9 +16,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from domain import engine, games
+from domain import engine, games, seating
+from domain import table as tables
 from domain.engine import Config, Event, Game, Match
-from domain.errors import BadAction, Forbidden
+from domain.errors import BadAction, Forbidden, StateConflict, UndoRefused
 from domain.rng import Rng
 from domain.undo import HOST as HOST_REQUESTER
 from domain.undo import undo_target
@@ -26,10 +27,11 @@ from projections import chain
 from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
 from projections.records import CREATE, FINISH, Recorded, from_full, full, iso
 from projections.replay import ReplayError, replay
-from projections.views import HOST, SEAT, Caller, events_for, seats_doc
-from service import auth, faults
+from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_doc
+from service import auth, chat, faults
 from service.errors import ImportRefused, VersionConflict
 from service.game_config import DEFAULT_UNDO, checked_config, player
+from service.hooks import Hooks, NoHooks
 from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
 from service.meta import GameMeta, Progress, follow_ups_of
@@ -75,6 +77,8 @@ def progress(game: Game, match: Match, at: int) -> Progress:
         follow_ups=follow_ups_of(engine.follow_ups(game, "", match)),
         updated_at=at,
         result=match.result,
+        seats=tuple(seats_doc(match)),
+        deadlines={str(s): ms for s, ms in match.table.deadlines().items()} if match.table else {},
     )
 
 
@@ -111,6 +115,7 @@ def new_meta(
     setup_version: int,
     updated: int,
     imported_from: str | None = None,
+    invitations: Sequence[str | None] = (),
 ) -> GameMeta:
     """The meta of a new game (created or imported): secrets only as hashes."""
     return GameMeta(
@@ -127,17 +132,25 @@ def new_meta(
         version=match.version,
         head=records[-1].hash,
         imported_from=imported_from,
+        table=dict(match.config.table) if match.config.table else None,
+        invitations=tuple(invitations),
     )
 
 
 class Commands:
     def __init__(
-        self, store: EventStore, jobs: JobQueue, loader: Loader, clock: Callable[[], int]
+        self,
+        store: EventStore,
+        jobs: JobQueue,
+        loader: Loader,
+        clock: Callable[[], int],
+        hooks: Hooks | None = None,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.loader = loader
         self.clock = clock
+        self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
 
     def create(
         self,
@@ -146,23 +159,35 @@ class Commands:
         players: Sequence[Mapping[str, Any]],
         options: Mapping[str, str] | None,
         seed: str | None,
+        table: Mapping[str, Any] | None = None,
     ) -> dict[str, Any]:
+        """``table``: the table section of ``GameCreated`` (open seats, clock, ...), checked
+        by the caller (``service.lobby.table_section``); None for a table of named seats."""
         game = games.get(game_name)
         if game is None:
             raise BadAction(
                 f"unknown game {game_name!r}", {"game": [f"one of: {', '.join(games.GAMES)}"]}
             )
-        config = checked_config(game, players, options or {})
+        config = checked_config(game, players, options or {}, table)
         seed = seed if seed is not None else secrets.token_hex(32)
         events = engine.create(game, config, Rng.at(seed, 1))
-        tokens = [None if p.bot else auth.new_token() for p in config.players]
+        open_seats = set((table or {}).get("open") or ())
+        tokens = [
+            None if p.bot or s in open_seats else auth.new_token()
+            for s, p in enumerate(config.players)
+        ]
+        invitations = {s: auth.new_invitation() for s in sorted(open_seats)}
+        hashes = [
+            auth.token_hash(invitations[s]) if s in invitations else None for s in range(config.n)
+        ]
         host_token = auth.new_token()
         created = self.clock()
         records = chained(seed, 0, "", events, None, CREATE, created)
         match = fold(game, records)
         meta = new_meta(
-            game, match, records, seed, tokens, host_token, created, len(records), created
-        )
+            game, match, records, seed, tokens, host_token, created, len(records), created,
+            invitations=hashes if invitations else (),
+        )  # fmt: skip
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
             try:
@@ -175,7 +200,15 @@ class Commands:
             raise RuntimeError("could not allocate a game id")
         self.store.index(gid, created)
         self._started(gid, game, match, records[-1].hash)
-        return _created(gid, game, config, tokens, host_token, meta, match.version)
+        self.hooks.appended(Current(gid, meta, game, match, records[-1].hash), match, records)
+        out = _created(gid, game, config, tokens, host_token, meta, match.version)
+        if table is not None:
+            out["seats"] = [
+                {"seat": s, "open": True} if s in open_seats else doc
+                for s, doc in enumerate(out["seats"])
+            ]
+            out["invitations"] = [{"seat": s, "code": c} for s, c in invitations.items()]
+        return out
 
     def act(
         self,
@@ -185,11 +218,14 @@ class Commands:
         expected_version: int,
         idempotency_key: str | None = None,
         loaded: Current | None = None,
+        by_bot: bool = False,
     ) -> dict[str, Any]:
         """Validate and append a seat's action; the response shows the events as it sees them.
 
         ``loaded`` is the state the caller already read (the API reads it to know who is
-        calling); the conditional append makes using it as safe as reading it again."""
+        calling); the conditional append makes using it as safe as reading it again.
+        ``by_bot``: the bot job plays the seat (a person may not act for a seat a bot plays,
+        and a move against a version before the seat's timeout is ``turn_timed_out``)."""
         if caller.role != SEAT or caller.seat is None:
             raise Forbidden(
                 "not_a_player", "only a seat's token may act (spectators, host and admin may not)"
@@ -202,12 +238,24 @@ class Commands:
             if stored is not None:
                 return stored
         try:
-            return self._act(game_id, caller, seat, action, expected_version, idem, loaded)
+            return self._act(game_id, caller, seat, action, expected_version, idem, loaded, by_bot)
         except VersionConflict:
             # A concurrent request with the same key may have won: answer as it was answered.
             if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
                 return stored
+            if not by_bot:
+                self._refuse_if_timed_out(game_id, seat, expected_version)
             raise
+
+    def _refuse_if_timed_out(self, game_id: str, seat: int, expected_version: int) -> None:
+        """A move against a version before the seat's own timeout: ``turn_timed_out``."""
+        for rec in self.store.read(game_id, max(0, expected_version), 1000):
+            if rec.type == tables.TURN_TIMED_OUT and rec.seat == seat:
+                raise StateConflict(
+                    "turn_timed_out",
+                    f"seat {seat}'s time ran out at version {rec.version}; a bot played the turn",
+                    {"seat": seat, "timed_out_at": rec.version},
+                )
 
     def _act(
         self,
@@ -218,11 +266,14 @@ class Commands:
         expected_version: int,
         idem: str | None,
         loaded: Current | None,
+        by_bot: bool = False,
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
         engine.check_shape(cur.game, action)
         if expected_version != cur.match.version:
             raise VersionConflict(cur.match.version)
+        if not by_bot and cur.match.table is not None:
+            seating.check_person(cur.match, seat)
         version = cur.match.version
         events = engine.decide(cur.game, cur.match, seat, action, Rng.at(cur.seed, version + 1))
         records = chained(cur.seed, version, cur.head, events, seat, dict(action), self.clock())
@@ -248,6 +299,23 @@ class Commands:
             return False
         return True
 
+    def append_table(
+        self,
+        cur: Current,
+        events: Sequence[Event],
+        actor: int | None,
+        command: Mapping[str, Any],
+        tokens: Sequence[str | None] | None = None,
+        at: int | None = None,
+    ) -> Match:
+        """Append a table command's events (``domain.seating``) through the one write path;
+        ``tokens``: the seats' token hashes when they change with it (a join, a leave);
+        ``at``: the time the command was decided at (a timeout), else now."""
+        when = self.clock() if at is None else at
+        records = chained(cur.seed, cur.match.version, cur.head, events, actor, dict(command), when)
+        meta = replace(cur.meta, tokens=tuple(tokens)) if tokens is not None else None
+        return self._append(cur, records, whole=meta)
+
     def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
         """Truncate the log (policy: the game's ``undo`` option, ``domain/undo.py``)."""
         if caller.role == SEAT and caller.seat is not None:
@@ -259,14 +327,17 @@ class Commands:
         meta, records = self.loader.log(game_id)
         game = rules_of(game_id, meta.game)
         match = fold(game, records)
+        if requester != HOST_REQUESTER and match.bot(int(requester)):
+            raise UndoRefused("played_by_bot", f"seat {requester} is played by a bot")
+        floor = match.table.floor if match.table is not None else 0
         target = undo_target(
             game,
             match.config.options.get("undo", DEFAULT_UNDO),
             requester,
             logged(records),
             to_version,
-            meta.setup_version,
-            match.status(game) == engine.FINISHED,
+            max(meta.setup_version, floor),  # never across a join, a timeout, ...
+            revealed(match.status(game)),
         )
         kept, removed = records[:target], records[target:]
         new_match = fold(game, kept)
@@ -287,6 +358,7 @@ class Commands:
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
         self._started(game_id, game, new_match, kept[-1].hash)
+        self.hooks.undone(Current(game_id, meta, game, new_match, head), target)
         return {
             "version": target,
             "undone": events_for(game, removed, caller, reveal=False, config=match.config),
@@ -305,6 +377,7 @@ class Commands:
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
         self.store.add_undone(gid, doc.get("undone") or [])
+        chat.restore(chat.redis_of(self.store), gid, doc.get("chat") or [])
         self.store.index(gid, records[0].at)
         self._started(gid, game, match, records[-1].hash)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)
@@ -315,23 +388,30 @@ class Commands:
         self.jobs.enqueue(engine.follow_ups(game, game_id, match))
 
     def _append(
-        self, cur: Current, records: Sequence[Recorded], idem: tuple[str, str] | None = None
+        self,
+        cur: Current,
+        records: Sequence[Recorded],
+        idem: tuple[str, str] | None = None,
+        whole: GameMeta | None = None,
     ) -> Match:
+        """``whole``: the game's meta to write whole (a join's new tokens), else the progress."""
         match = fold(cur.game, records, cur.match)
         snapshot = None
         crossed = match.version // SNAPSHOT_EVERY > cur.match.version // SNAPSHOT_EVERY
         if crossed or match.status(cur.game) != engine.ACTIVE:  # a finished game loads at once
             snapshot = (match.version, snapshot_blob(cur.game, match, records[-1].hash))
         now = progress(cur.game, match, records[-1].at)
+        written: GameMeta | Progress = now if whole is None else replace(whole, progress=now)
         try:
             self.store.append(
-                cur.game_id, cur.match.version, cur.head, records, now, idem, snapshot
+                cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot
             )
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
         self.loader.remember(cur.game_id, match, records[-1].hash)
         faults.point("after_append")  # tests only: die between the append and the enqueue
         self.jobs.enqueue(engine.follow_ups(cur.game, cur.game_id, match))
+        self.hooks.appended(cur, match, records)
         return match
 
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain import engine
+from domain import table as tables
 from domain.errors import Forbidden
 from projections import chain
 from projections.records import from_full, full, iso
-from projections.views import ADMIN, Caller, events_for
+from projections.views import ADMIN, Caller, events_for, revealed
+from service import chat
 from service.game_config import player
 from service.loading import Loader
 from service.meta import GameMeta
@@ -39,6 +40,12 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
     }
     if p.result is not None:
         doc["result"] = dict(p.result)
+    if meta.table:
+        doc["public"] = meta.public
+        if meta.table.get("turn_time"):
+            doc["turn_time"] = meta.table["turn_time"]
+            deadlines = p.deadlines or {}
+            doc["deadlines"] = {s: iso(ms) for s, ms in sorted(deadlines.items())}
     return doc
 
 
@@ -67,6 +74,8 @@ class Documents:
                     continue
                 if status and meta.progress.status != status:
                     continue
+                if status == tables.WAITING and not meta.public:
+                    continue  # the lobby lists public tables only
                 if skip <= matched < skip + per_page:
                     out.append(summary_doc(gid, meta))
                 matched += 1
@@ -80,7 +89,7 @@ class Documents:
         broken = chain.first_break(chain.chain_key(cur.seed), records)
         if broken is None and records and records[-1].hash != meta.head:
             broken = records[-1].version
-        reveal = caller.role == ADMIN or cur.match.status(cur.game) == engine.FINISHED
+        reveal = caller.role == ADMIN or revealed(cur.match.status(cur.game))
         undone = []
         for u in self.store.undone(game_id):
             recs = [from_full(e) for e in u["events"]]
@@ -110,7 +119,7 @@ class Documents:
     def export(self, game_id: str, caller: Caller) -> dict[str, Any]:
         """The whole log with the revealed seed (finished games, or the operator)."""
         cur = self.loader.current(game_id)
-        if caller.role != ADMIN and cur.match.status(cur.game) != engine.FINISHED:
+        if caller.role != ADMIN and not revealed(cur.match.status(cur.game)):
             raise Forbidden(
                 "not_finished", "a game can be exported once it is finished (or by the operator)"
             )
@@ -121,10 +130,12 @@ class Documents:
             "game": cur.game.id,
             "options": dict(cur.match.config.options),
             "players": [player(p) for p in cur.match.config.players],
+            **({"table": dict(cur.match.config.table)} if cur.match.config.table else {}),
             "seed": cur.seed,
             "seed_commitment": cur.meta.seed_commitment,
             "created_at": iso(cur.meta.created_at),
             "head_hash": meta.head,
             "events": [full(r) for r in records],
             "undone": self.store.undone(game_id),
+            "chat": chat.export_lines(chat.redis_of(self.store), game_id),
         }

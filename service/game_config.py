@@ -24,9 +24,13 @@ def player(p: Player) -> dict[str, Any]:
 
 
 def checked_config(
-    game: Game, players: Sequence[Mapping[str, Any]], options: Mapping[str, str]
+    game: Game,
+    players: Sequence[Mapping[str, Any]],
+    options: Mapping[str, str],
+    table: Mapping[str, Any] | None = None,
 ) -> Config:
-    """A checked configuration, with every option filled in (defaults first)."""
+    """A checked configuration, with every option filled in (defaults first); ``table``: the
+    table section of ``GameCreated`` (``service.lobby.table_section``), open seats unnamed."""
     n = len(players)
     if not game.min_players <= n <= game.max_players:
         raise BadAction(
@@ -44,7 +48,10 @@ def checked_config(
         bot = p.get("bot")
         if bot is not None and bot not in game.bots:
             problems[f"players.{i}.bot"] = [f"must be one of: {', '.join(game.bots)}"]
+    if table is not None and table.get("resign_bot") not in game.bots:
+        problems["resign_bot"] = [f"must be one of: {', '.join(game.bots)}"]
     if problems:
         raise BadAction("invalid game options or players", problems)
     chosen = {k: options.get(k, v[0]) for k, v in allowed.items()}
-    return Config(game.id, chosen, tuple(Player(p["name"], p.get("bot")) for p in players))
+    seats = tuple(Player(p.get("name"), p.get("bot")) for p in players)
+    return Config(game.id, chosen, seats, table=None if table is None else dict(table))

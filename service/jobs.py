@@ -26,7 +26,11 @@ from domain.engine import Job
 QUEUE = "chronicle"
 BACKGROUND_QUEUE = "chronicle-bots"
 QUEUES = (QUEUE, BACKGROUND_QUEUE)  # in priority order
-FUNCTIONS = {"bot": "workers.jobs.bot_turn", "score": "workers.jobs.score"}
+FUNCTIONS = {
+    "bot": "workers.jobs.bot_turn",
+    "score": "workers.jobs.score",
+    "clock": "workers.clocks.check_deadline",  # version: the deadline (ms), seat: whose
+}
 log = logging.getLogger(__name__)
 
 

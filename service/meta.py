@@ -32,6 +32,10 @@ class Progress:
     follow_ups: tuple[FollowUp, ...]
     updated_at: int
     result: Mapping[str, Any] | None = None
+    # the table (``domain.table``): the summary's seats as they are now (joins, bots), and
+    # each seat's deadline (ms) on a clocked table; None: not written (a meta from before)
+    seats: tuple[Mapping[str, Any], ...] | None = None
+    deadlines: Mapping[str, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,13 @@ class GameMeta:
     version: int = 0  # written by the store (the append scripts)
     head: str = ""  # the hash of the last event, ditto
     imported_from: str | None = None
+    table: Mapping[str, Any] | None = None  # the table section of GameCreated (v1 additions)
+    invitations: tuple[str | None, ...] = ()  # per seat open at creation: its code's hash
+    hooks: bool = False  # a seat registered a webhook (``service.webhooks``)
+
+    @property
+    def public(self) -> bool:
+        return bool(self.table and self.table.get("public"))
 
     def jobs(self, game_id: str) -> list[Job]:
         """The follow-up jobs this version of the game awaits (bot turns or scoring)."""
@@ -73,12 +84,21 @@ def encode_progress(p: Progress) -> dict[str, str]:
         "follow_ups": json.dumps([list(f) for f in p.follow_ups], separators=_COMPACT),
         "updated_at": str(p.updated_at),
         **({"result": json.dumps(p.result)} if p.result is not None else {}),
+        **(
+            {"seats": json.dumps(list(p.seats), separators=_COMPACT)} if p.seats is not None else {}
+        ),
+        **({"deadlines": json.dumps(p.deadlines)} if p.deadlines is not None else {}),
     }
 
 
 def encode(meta: GameMeta) -> dict[str, str]:
     """The stored fields of a new game's meta (``version`` and ``head`` are the store's)."""
-    config = {"options": dict(meta.options), "seats": [dict(s) for s in meta.seats]}
+    config: dict[str, Any] = {
+        "options": dict(meta.options),
+        "seats": [dict(s) for s in meta.seats],
+    }
+    if meta.table is not None:
+        config["table"] = dict(meta.table)
     return {
         "game": meta.game,
         "seed": meta.seed,
@@ -90,6 +110,8 @@ def encode(meta: GameMeta) -> dict[str, str]:
         "config": json.dumps(config, separators=_COMPACT),
         **encode_progress(meta.progress),
         **({"imported_from": meta.imported_from} if meta.imported_from is not None else {}),
+        **({"invitations": json.dumps(list(meta.invitations))} if meta.invitations else {}),
+        **({"hooks": "1"} if meta.hooks else {}),
     }
 
 
@@ -104,6 +126,8 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
     else:
         follow_ups = tuple(("bot", s) for s in json.loads(stored.get("bots_to_act", "[]")))
     result = stored.get("result")
+    seats = tuple(json.loads(stored["seats"])) if "seats" in stored else tuple(config["seats"])
+    deadlines = json.loads(stored["deadlines"]) if "deadlines" in stored else None
     return GameMeta(
         game=stored["game"],
         seed=stored["seed"],
@@ -113,15 +137,20 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
         created_at=int(stored["created_at"]),
         setup_version=int(stored["setup_version"]),
         options=config["options"],
-        seats=tuple(config["seats"]),
+        seats=seats,
         progress=Progress(
             status=status,
             to_act=tuple(json.loads(stored["to_act"])),
             follow_ups=follow_ups,
             updated_at=int(stored["updated_at"]),
             result=json.loads(result) if result is not None else None,
+            seats=seats,
+            deadlines=deadlines,
         ),
         version=int(stored.get("version", "0")),
         head=stored.get("head", ""),
         imported_from=stored.get("imported_from"),
+        table=config.get("table"),
+        invitations=tuple(json.loads(stored.get("invitations") or "[]")),
+        hooks=stored.get("hooks") == "1",
     )

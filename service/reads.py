@@ -8,10 +8,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from domain import engine
 from domain.errors import BadAction
 from projections.records import Recorded
-from projections.views import ADMIN, Caller, events_for, view_doc
+from projections.views import ADMIN, Caller, events_for, revealed, view_doc
 from service import observability
 from service.loading import Current, Loader
 from service.store import EventStore
@@ -34,7 +33,7 @@ class Reads:
     ) -> dict[str, Any]:
         """The caller's view; ``version`` replays it as it was then; ``reveal`` shows all of
         it, once the game is finished (or to the operator)."""
-        finished_now = cur.match.status(cur.game) == engine.FINISHED
+        finished_now = revealed(cur.match.status(cur.game))
         if reveal and not finished_now and caller.role != ADMIN:
             raise BadAction("reveal is allowed once the game is finished", {"reveal": ["not yet"]})
         if version is not None and version != cur.match.version:
@@ -73,7 +72,7 @@ class Reads:
         return {
             "version": version,
             "events": events_for(
-                cur.game, records, caller, reveal=status == engine.FINISHED, config=cur.match.config
+                cur.game, records, caller, reveal=revealed(status), config=cur.match.config
             ),
         }
 

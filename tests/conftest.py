@@ -23,6 +23,11 @@ from tests.support.server import serving
 ADMIN_TOKEN = "test-admin-token"
 ROOT = Path(__file__).resolve().parent.parent
 
+# The tests' webhook receivers listen on loopback, and a receiver that is down is retried
+# within seconds rather than minutes (the in-process API and the worker processes read these).
+os.environ.setdefault("CHRONICLE_WEBHOOK_ALLOW_PRIVATE", "1")
+os.environ.setdefault("CHRONICLE_WEBHOOK_BACKOFF", "1,1,2,2,3,3")
+
 
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:

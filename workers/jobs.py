@@ -37,13 +37,13 @@ def bot_turn(game_id: str, version: int, seat: int) -> str:
     match, game = cur.match, cur.game
     if match.version != version or seat not in match.to_act(game):
         return "stale"
-    if not match.config.players[seat].bot:
+    if not match.bot(seat):  # its own bot, a resign or takeover bot, or a timed-out turn's
         return "not a bot"
     rng = bots.bot_rng(cur.seed, version + 1, seat)
     action = bots.decide(game, match, seat, rng, stop=deadline(_max_seconds()))
     faults.point("bot_turn")  # tests only: die after deciding, before the append
     try:
-        ch.act(game_id, Caller(SEAT, seat), action, version)
+        ch.act(game_id, Caller(SEAT, seat), action, version, by_bot=True)
     except VersionConflict:
         return "stale"
     return "played"

@@ -42,6 +42,7 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from domain.engine import Job
+from service import clocks, webhooks
 from service.config import Settings
 from service.connections import connect
 from service.jobs import QUEUES, RQJobQueue
@@ -76,7 +77,8 @@ def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: i
         for gid, meta in zip(ids, store.metas(ids), strict=True):
             if not meta or now_ms - meta.progress.updated_at < quiet_ms:
                 continue
-            out += [j for j in meta.jobs(gid) if not _pending(queue, j.id, now_ms)]
+            jobs = meta.jobs(gid) + clocks.overdue(gid, meta, now_ms)  # a lost deadline check
+            out += [j for j in jobs if not _pending(queue, j.id, now_ms)]
 
 
 def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
@@ -148,7 +150,12 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
         ).start()
     threading.Thread(target=keep_alive_forever, args=(qconn, current), daemon=True).start()
     while True:
-        queues = [Queue(q, connection=conn_blocking, serializer=JSONSerializer) for q in QUEUES]
+        # Moves first (a person's game, then bot-only games); webhook deliveries wait while a
+        # bot turn or a score is queued.
+        queues = [
+            Queue(name, connection=conn_blocking, serializer=JSONSerializer)
+            for name in (*QUEUES, webhooks.QUEUE)
+        ]
         worker = SimpleWorker(queues, connection=conn_blocking, serializer=JSONSerializer)
         current["name"] = worker.name
         try:

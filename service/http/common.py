@@ -27,6 +27,7 @@ GAME_LINKS = {
         ("Undo", "undo"),
         ("GetAudit", "getAudit"),
         ("ExportGame", "exportGame"),
+        ("ReadChat", "readChat"),
     )
 }
 

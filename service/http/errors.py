@@ -16,8 +16,9 @@ import redis
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from domain.errors import BadAction, Forbidden, IllegalAction, Refused, UndoRefused
+from domain.errors import BadAction, Forbidden, IllegalAction, Refused, StateConflict, UndoRefused
 from service import observability
+from service.chat import RateLimited
 from service.errors import ImportRefused, NotFound, Unauthorized, VersionConflict
 
 log = logging.getLogger(__name__)
@@ -29,6 +30,8 @@ STATUS: dict[type[Refused], int] = {
     NotFound: 404,
     VersionConflict: 409,
     UndoRefused: 409,
+    StateConflict: 409,
+    RateLimited: 429,
     IllegalAction: 422,
     ImportRefused: 422,
 }
@@ -104,13 +107,16 @@ def _flatten(messages: Any, prefix: str = "") -> dict[str, Any]:
 
 def install(app: Flask) -> None:
     @app.errorhandler(Refused)
-    def refused(error: Refused) -> tuple[Any, int]:
+    def refused(error: Refused) -> tuple[Any, int, dict[str, str]]:
         status = next((s for cls, s in STATUS.items() if isinstance(error, cls)), 400)
         if isinstance(error, VersionConflict):
             observability.CONFLICTS.inc()
         elif isinstance(error, UndoRefused):
             observability.UNDO_REFUSED.labels(str(error.details.get("reason", "other"))).inc()
-        return jsonify(body(error.code, error.message, error.details)), status
+        headers = {}
+        if status == 429 and "retry_after" in error.details:
+            headers["Retry-After"] = str(error.details["retry_after"])
+        return jsonify(body(error.code, error.message, error.details)), status, headers
 
     @app.errorhandler(redis.RedisError)
     def unavailable(error: redis.RedisError) -> tuple[Any, int]:

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask.views import MethodView
 
+from service import lobby
 from service.http import schemas as s
 from service.http.common import AUTH, GAME_LINKS, blueprint, chronicle, opened
 
@@ -26,9 +27,15 @@ class GamesResource(MethodView):
     @blp.response(201, s.Created)
     @blp.alt_response(400, schema=s.ApiError, description="bad request")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Create a game; the response holds each human seat's token and the host token, once."""
+        """Create a game; the response holds each human seat's token and the host token, once,
+        and an invitation for each open seat (`{"open": true}`)."""
         return chronicle().create(
-            None, body["game"], body["players"], body.get("options"), body.get("seed")
+            None,
+            body["game"],
+            body["players"],
+            body.get("options"),
+            body.get("seed"),
+            table=lobby.table_section(body),
         )
 
     @blp.doc(operationId="listGames")

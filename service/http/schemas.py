@@ -7,9 +7,10 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from domain import games
+from domain import table as tables
 from domain.engine import ACTIVE, FINISHED, SCORING
 
 
@@ -47,7 +48,7 @@ class ApiError(Schema):
     error = fields.Nested(ErrorBody, required=True)
 
 
-STATUSES = (ACTIVE, SCORING, FINISHED)
+STATUSES = (tables.WAITING, ACTIVE, SCORING, FINISHED, tables.ABANDONED)
 
 
 # What every offered game allows, together, read from the registry when a request is checked
@@ -83,8 +84,20 @@ def _bots() -> list[str]:
 
 
 class PlayerIn(Schema):
-    name = fields.Str(required=True, validate=NAME)
+    name = fields.Str(load_default=None, validate=NAME, metadata={"description": "unless open"})
     bot = fields.Str(load_default=None, allow_none=True, validate=_OneOfNow(_bots))
+    open = fields.Bool(
+        load_default=False,
+        metadata={"description": "an open seat, taken by whoever holds its invitation"},
+    )
+
+    @validates_schema
+    def named_unless_open(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data.get("open"):
+            if data.get("name") is not None or data.get("bot") is not None:
+                raise ValidationError("an open seat has no name and no bot", "open")
+        elif data.get("name") is None:
+            raise ValidationError("Missing data for required field.", "name")
 
 
 class CreateGame(Schema):
@@ -100,13 +113,39 @@ class CreateGame(Schema):
         validate=validate.Length(min=1, max=256),
         metadata={"description": "optional: a seed chosen by the creator (reproducible games)"},
     )
+    public = fields.Bool(
+        load_default=None, metadata={"description": "listed in the lobby (status waiting)"}
+    )
+    turn_time = fields.Str(
+        load_default=None,
+        validate=validate.Length(min=2, max=32),
+        metadata={"description": "ISO 8601 duration per turn (P3D, PT2M; at least PT1S)"},
+    )
+    resign_bot = fields.Str(
+        load_default=None,
+        validate=_OneOfNow(_bots),
+        metadata={"description": "the bot that plays a resigned or timed-out seat (greedy)"},
+    )
+    timeouts_before_takeover = fields.Int(
+        load_default=None,
+        strict=True,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "timeouts in a row before the bot keeps the seat (3)"},
+    )
 
 
 class SeatOut(Schema):
     seat = fields.Int(required=True)
-    name = fields.Str(required=True)
+    name = fields.Str(metadata={"description": "absent for an open seat"})
     bot = fields.Str(allow_none=True)
+    open = fields.Bool(metadata={"description": "true: the seat waits for a player"})
+    resigned = fields.Bool()
     token = fields.Str(metadata={"description": "the seat's secret token, shown once"})
+
+
+class Invitation(Schema):
+    seat = fields.Int(required=True)
+    code = fields.Str(required=True, metadata={"description": "link-safe; shown once"})
 
 
 class Created(Schema):
@@ -117,6 +156,7 @@ class Created(Schema):
     seats = fields.List(fields.Nested(SeatOut), required=True)
     host_token = fields.Str(required=True)
     seed_commitment = fields.Str(required=True)
+    invitations = fields.List(fields.Nested(Invitation))
 
 
 class Score(fields.Number):
@@ -151,6 +191,13 @@ class Summary(Schema):
     seed_commitment = fields.Str(required=True)
     created_at = fields.Str(required=True)
     updated_at = fields.Str(required=True)
+    public = fields.Bool()
+    turn_time = fields.Str()
+    deadlines = fields.Dict(
+        keys=fields.Str(),
+        values=fields.Str(),
+        metadata={"description": "seat -> ISO time by which it must act (with turn_time)"},
+    )
 
 
 class GameList(Schema):
@@ -162,7 +209,10 @@ class GameList(Schema):
 
 class ListQuery(Schema):
     game = fields.Str(validate=validate.Length(max=64))
-    status = fields.Str(validate=validate.OneOf(STATUSES))
+    status = fields.Str(
+        validate=validate.OneOf(STATUSES),
+        metadata={"description": "waiting: the public tables that wait for players"},
+    )
     page = fields.Int(load_default=1, strict=False, validate=validate.Range(min=1, max=100_000))
     per_page = fields.Int(load_default=20, validate=validate.Range(min=1, max=100))
 
@@ -184,6 +234,7 @@ class View(Schema):
     to_act = fields.List(fields.Int(), required=True)
     state = fields.Dict(required=True, metadata={"description": "the game's view (rules digest)"})
     result = fields.Nested(Result)
+    deadlines = fields.Dict(keys=fields.Str(), values=fields.Str())
 
 
 class Actions(Schema):
@@ -259,18 +310,25 @@ class Audit(Schema):
     undone = fields.List(fields.Nested(UndoRecord), required=True)
 
 
+class ExportPlayer(Schema):
+    name = fields.Str(allow_none=True, validate=validate.Length(max=64))
+    bot = fields.Str(allow_none=True, validate=_OneOfNow(_bots))
+
+
 class Export(Schema):
     format = fields.Str(required=True, validate=validate.Equal("chronicle-export/1"))
     id = fields.Str(required=True)
     game = fields.Str(required=True)
     options = fields.Dict(keys=fields.Str(), values=fields.Str(), required=True)
-    players = fields.List(fields.Nested(PlayerIn), required=True)
+    players = fields.List(fields.Nested(ExportPlayer), required=True)
+    table = fields.Dict(metadata={"description": "the table section of GameCreated"})
     seed = fields.Str(required=True, validate=validate.Length(min=1, max=256))
     seed_commitment = fields.Str(required=True)
     created_at = fields.Str(required=True)
     head_hash = fields.Str(required=True)
     events = fields.List(fields.Nested(AuditEvent), required=True)
     undone = fields.List(fields.Nested(UndoRecord), load_default=list)
+    chat = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=100_000))
 
 
 class CatalogGame(Schema):
@@ -284,3 +342,89 @@ class CatalogGame(Schema):
 
 class Catalog(Schema):
     games = fields.List(fields.Nested(CatalogGame), required=True)
+
+
+# ---- tables, webhooks and chat (contract: v1 additions) ---------------------------------------
+
+
+class JoinIn(Schema):
+    name = fields.Str(required=True, validate=NAME)
+    invitation = fields.Str(
+        load_default=None,
+        validate=validate.Length(min=1, max=128),
+        metadata={"description": "private tables"},
+    )
+
+
+class Joined(Schema):
+    seat = fields.Int(required=True)
+    token = fields.Str(required=True, metadata={"description": "the seat's token, shown once"})
+
+
+class StartIn(Schema):
+    fill = fields.Str(
+        load_default=None,
+        validate=_OneOfNow(_bots),
+        metadata={"description": "the bot for every open seat (default: the resign bot)"},
+    )
+
+
+class TableChange(Schema):
+    version = fields.Int(required=True)
+    seat = fields.Int()
+    bot = fields.Str()
+    status = fields.Str()
+    filled = fields.Dict(keys=fields.Str(), values=fields.Str())
+
+
+class WebhookIn(Schema):
+    url = fields.Str(required=True, validate=validate.Length(min=8, max=2048))
+
+
+class WebhookOut(Schema):
+    secret = fields.Str(
+        metadata={"description": "HMAC-SHA256 key of the Chronicle-Signature header; shown once"}
+    )
+    seat = fields.Int()
+    removed = fields.Bool()
+
+
+_CHAT_TEXT = validate.Regexp(
+    r"^[^\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]*$",
+    error="no control characters (but newlines and tabs)",
+)
+
+
+class ChatIn(Schema):
+    text = fields.Str(required=True, validate=[validate.Length(min=1, max=500), _CHAT_TEXT])
+    room = fields.Str(load_default=None, validate=validate.OneOf(["players", "spectators"]))
+    name = fields.Str(load_default=None, validate=NAME, metadata={"description": "spectators"})
+
+
+class ChatPosted(Schema):
+    id = fields.Int(required=True)
+    at = fields.Str(required=True)
+
+
+class ChatQuery(Schema):
+    room = fields.Str(validate=validate.OneOf(["players", "spectators"]))
+    after = fields.Int(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION))
+
+
+class ChatLine(Schema):
+    id = fields.Int(required=True)
+    room = fields.Str(required=True)
+    seat = fields.Int(allow_none=True, required=True)
+    name = fields.Str(required=True)
+    at = fields.Str(required=True)
+    text = fields.Str(metadata={"description": "absent if the host hid the line"})
+    hidden = fields.Bool()
+
+
+class ChatLines(Schema):
+    lines = fields.List(fields.Nested(ChatLine), required=True)
+
+
+class Hidden(Schema):
+    id = fields.Int(required=True)
+    hidden = fields.Bool(required=True)

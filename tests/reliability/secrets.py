@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from domain.engine import Match
+from domain.games.kings_and_castles.setup import seating
 
 
 @dataclass(frozen=True)
@@ -109,7 +110,7 @@ def problems(
     if kind == "view":
         out += _view(game, doc["state"], match, seat, h)
     elif kind == "event":
-        out += _event(game, doc, seat, h)
+        out += _event(game, doc, seat, h, match)
     return out
 
 
@@ -142,13 +143,13 @@ def _view(game: str, view: dict, match: Match, seat: int | None, h: Hidden) -> l
     return out
 
 
-def _event(game: str, event: dict, seat: int | None, h: Hidden) -> list[str]:
+def _event(game: str, event: dict, seat: int | None, h: Hidden, match: Match) -> list[str]:
     kind, data, about = event["type"], event["data"], event["seat"]
     out: list[str] = []
     if "command" in event:
         out.append(f"event {event['version']}: carries its command")
     if game == "artus":
-        if kind == "GameStarted":
+        if kind == "GameStarted" and "hands" in data:  # the set-up, not the table's start
             for t, hand in enumerate(data["hands"]):
                 if t != seat and hand is not None:
                     out.append(f"GameStarted: seat {t}'s hand shown")
@@ -156,7 +157,9 @@ def _event(game: str, event: dict, seat: int | None, h: Hidden) -> list[str]:
             out.append(f"CardDrawn {event['version']}: shows {data}")
     elif game == "kings-and-castles":
         if kind == "TaxCollected":
-            foreign = [c for c in data["amounts"] if data["seats"][c] != seat]
+            # rules version 1 recorded the colours' seats; version 2 derives them from the count
+            owners = data.get("seats") or seating(match.config.n)[1]
+            foreign = [c for c in data["amounts"] if owners[c] != seat]
             if foreign:
                 out.append(f"TaxCollected {event['version']}: amounts of {foreign}")
     elif game == "lancaster":

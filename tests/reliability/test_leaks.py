@@ -12,9 +12,15 @@ against what that caller may not see, computed from the full state (``secrets.py
 - errors: a stale version, acting out of turn, and (Artus) playing a card one does not hold,
   which must not tell a card in another hand from a card in a pile.
 
-Every response text is also searched for the seed, the chain key and the tokens of others.
-Once a game is finished everything is revealed, so only the responses before are checked (and
-the replayed views of earlier versions, which stay as each caller saw them).
+Every game is played at a table whose seats were taken by invitation (``join``, whose answer
+must hold only the joiner's own seat and token), with chat in both rooms, and at every change
+each seat's webhook notice (``service.webhooks.bodies``, what a delivery POSTs) is checked as
+that seat's events are; chat reads are checked by room.
+
+Every response text is also searched for the seed, the chain key, the invitations and the
+tokens of others.  Once a game is finished everything is revealed, so only the responses
+before are checked (and the replayed views of earlier versions, which stay as each caller saw
+them).
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ from domain.games import GAMES
 from projections import chain
 from projections.fold import fold
 from projections.views import ADMIN, Caller
+from service import webhooks
 from service.app import create_app
 from service.chronicle import Chronicle
 from service.jobs import NoJobs
@@ -58,7 +65,9 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient,
     server = RedisServer(tmp_path_factory.mktemp("leaks"), persistent=False)
     url = server.start()
     ch = Chronicle(RedisEventStore(redis.Redis.from_url(url)), NoJobs(), ADMIN_TOKEN)
-    yield create_app(settings(url)).test_client(), ch
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("CHRONICLE_CHAT_RATE", "1000/10")  # the sweep talks faster than people
+        yield create_app(settings(url)).test_client(), ch
     server.stop()
     print(
         f"\nFIGURE leak sweep: {FIGURES['games']} games, {FIGURES['responses']} responses "
@@ -79,15 +88,26 @@ class Sweep:
         seed: int,
     ) -> None:
         self.c, self.ch, self.game, self.rng = c, ch, game, random.Random(seed)
-        players = [{"name": f"p{i}"} for i in range(n)]
+        players = [{"open": True} for _ in range(n)]
         options = {**options, "undo": undo}
         body = {"game": game, "players": players, "options": options, "seed": f"leaks-{seed}"}
+        body["turn_time"] = "P1D"  # views and summaries carry deadlines
         r = c.post("/api/v1/games", json=body)
         assert r.status_code == 201, r.json
         created = r.json
         self.gid = created["id"]
-        self.tokens: dict[int, str] = {s["seat"]: s["token"] for s in created["seats"]}
         self.host = created["host_token"]
+        self.codes = [i["code"] for i in created["invitations"]]
+        self.tokens: dict[int, str] = {}
+        for i in created["invitations"]:
+            r = c.post(
+                f"/api/v1/games/{self.gid}/join",
+                json={"name": f"p{i['seat']}", "invitation": i["code"]},
+            )
+            assert r.status_code == 201, r.json
+            assert set(r.json) == {"seat", "token"} and r.json["seat"] == i["seat"]
+            self.tokens[i["seat"]] = r.json["token"]
+        self.line = 0  # chat lines said
         # callers: each seat, a spectator and the host (the host has powers, not sight)
         self.callers: dict[str, tuple[str | None, int | None]] = {
             **{f"seat{s}": (t, s) for s, t in self.tokens.items()},
@@ -104,6 +124,8 @@ class Sweep:
             *self.tokens.values(),
             *meta.tokens,
             meta.host,
+            *self.codes,
+            *meta.invitations,
         ]
         self.matches: list[Any] = [None]  # index = version
         self.seen = dict.fromkeys(self.callers, 0)  # last event version each caller read
@@ -188,6 +210,8 @@ class Sweep:
             self.seen[caller] = events["version"]
             if step % 2 == 0:
                 self.stream(caller, ticket=step % 4 == 0)
+            if step % 6 == 0:
+                self.chat(caller, step)
             if step % 15 == 0:
                 self.audit(caller)
                 r = self.get(caller, "/view", reveal="true")
@@ -242,6 +266,33 @@ class Sweep:
         elif fields["event"] == "status":
             assert set(data) <= {"version", "status", "to_act", "result"}, data
         return int(fields["id"])
+
+    def chat(self, caller: str, step: int) -> None:
+        """Say a line now and then; read the chat: the players' room only for the seats."""
+        seat = self.callers[caller][1]
+        if seat is not None and step % 12 == 0:
+            room = "players" if step % 24 == 0 else "spectators"
+            r = self.post(caller, "/chat", {"text": f"line {step}", "room": room})
+            assert r.status_code == 201, r.get_json()
+            self.line += 1
+        lines = self.get(caller, "/chat").get_json()["lines"]
+        rooms = {x["room"] for x in lines}
+        assert seat is not None or rooms <= {"spectators"}, f"{caller} read the players' room"
+        for line in lines:
+            self.check(caller, "chat", line, self.matches[-1])
+
+    def notices(self, kind: str, after: int) -> None:
+        """Each seat's webhook notice of the change is that seat's own redacted view."""
+        head = self.ch.current(self.gid).head
+        docs = webhooks.bodies(
+            self.ch, self.gid, kind, after, self.version, head, sorted(self.tokens)
+        )
+        assert set(docs) == set(self.tokens)
+        for seat, doc in docs.items():
+            caller = f"seat{seat}"
+            self.text(caller, json.dumps(doc))
+            assert doc["seat"] == seat and doc["version"] == self.version
+            self.check_events(caller, doc["events"])
 
     def audit(self, caller: str) -> None:
         doc = self.get(caller, "/audit").get_json()
@@ -309,6 +360,8 @@ class Sweep:
         self.sync()
         assert r.get_json()["version"] == self.version > before
         self.check_events(caller, r.get_json()["events"])
+        if self.status != engine.FINISHED:
+            self.notices("events", before)
         if self.rng.random() < 0.08:
             self.undo(caller)
 
@@ -330,6 +383,7 @@ class Sweep:
         assert r.status_code == 200, r.get_json()
         self.sync(undone=True)
         self.check_events(caller, r.get_json()["undone"], history)
+        self.notices("undo", self.version)
 
     def views_at_every_version(self) -> None:
         game = GAMES[self.game]

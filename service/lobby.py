@@ -1,0 +1,174 @@
+"""Tables: the creation fields of the v1 additions, and joining, leaving, starting, resigning
+and abandoning a game.  The decisions are the domain's (``domain.seating``); this module finds
+the seat, hands out and revokes tokens, and appends through ``Chronicle.append_table``.
+
+Invitations are stored as hashes (``meta.invitations``, one per seat open at creation).  An
+invitation names its seat: it is refused (409 ``seat_taken``) while someone holds that seat
+and valid again after they leave.  A public table takes the lowest open seat and needs no
+invitation.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from domain import seating
+from domain import table as tables
+from domain.errors import BadAction, Forbidden, StateConflict
+from projections.views import HOST, SEAT, Caller
+from service import auth, clocks
+from service.chronicle import Chronicle
+from service.errors import VersionConflict
+from service.loading import Current
+
+RETRIES = 5  # a join that loses a race reloads and tries again
+
+
+def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The ``table`` section of ``GameCreated`` from a creation request, or None when the
+    request uses none of the v1 fields (its log is then exactly as before them)."""
+    players = body["players"]
+    fields = ("public", "turn_time", "resign_bot", "timeouts_before_takeover")
+    open_seats = [i for i, p in enumerate(players) if p.get("open")]
+    if not open_seats and all(body.get(f) is None for f in fields):
+        return None
+    problems: dict[str, list[str]] = {}
+    turn_time = body.get("turn_time")
+    if turn_time is not None:
+        ms = tables.duration_ms(turn_time)
+        minimum = clocks.min_turn_time()
+        least = tables.duration_ms(minimum) or 1000
+        if ms is None:
+            problems["turn_time"] = ["an ISO 8601 duration of weeks to seconds, e.g. P3D, PT2M"]
+        elif ms < least:
+            problems["turn_time"] = [f"at least {minimum}"]
+    if problems:
+        raise BadAction("invalid table", problems)
+    rules = tables.Rules(
+        open=tuple(open_seats),
+        public=bool(body.get("public")),
+        turn_time=turn_time,
+        resign_bot=body.get("resign_bot") or tables.DEFAULT_RESIGN_BOT,
+        takeover_after=body.get("timeouts_before_takeover") or tables.DEFAULT_TAKEOVER_AFTER,
+    )
+    return rules.data()
+
+
+def _as_seat(caller: Caller) -> int:
+    if caller.role != SEAT or caller.seat is None:
+        raise Forbidden("not_a_player", "only a seat's token may do this")
+    return caller.seat
+
+
+def _as_host(caller: Caller) -> None:
+    if caller.role != HOST:
+        raise Forbidden("not_host", "only the host's token may do this")
+
+
+def _seat_for(cur: Current, invitation: str | None) -> int:
+    table = cur.match.table
+    assert table is not None
+    if table.status() != tables.WAITING:
+        raise StateConflict("game_not_waiting", "the game has started; it takes no more players")
+    if table.rules.public:
+        free = table.open_seats()
+        if not free:  # pragma: no cover - a table with no open seat has started
+            raise StateConflict("seat_taken", "every seat is taken")
+        return free[0]
+    if not invitation:
+        raise Forbidden("invitation_required", "this table is private: join with an invitation")
+    presented = auth.token_hash(invitation)
+    found = None
+    for seat, stored in enumerate(cur.meta.invitations):
+        if stored and hmac.compare_digest(presented, stored):
+            found = seat
+    if found is None:
+        raise Forbidden("bad_invitation", "the invitation is not valid for this table")
+    if not table.is_open(found):
+        raise StateConflict("seat_taken", "this invitation's seat is taken", {"seat": found})
+    return found
+
+
+def join(ch: Chronicle, game_id: str, name: str, invitation: str | None) -> dict[str, Any]:
+    """Take a seat: ``{seat, token}`` (the token is shown this once)."""
+    for _ in range(RETRIES):
+        cur = ch.current(game_id)
+        seat = _seat_for(cur, invitation)
+        events = seating.join(cur.match, seat, name)
+        token = auth.new_token()
+        hashes = list(cur.meta.tokens)
+        hashes[seat] = auth.token_hash(token)
+        try:
+            ch.append_table(
+                cur, events, seat, seating.command("join", seat=seat, name=name), tokens=hashes
+            )
+        except VersionConflict:
+            continue
+        return {"seat": seat, "token": token}
+    raise StateConflict("seat_taken", "the table is busy; try again")
+
+
+def leave(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+    seat = _as_seat(caller)
+
+    def command(cur: Current) -> dict[str, Any]:
+        events = seating.leave(cur.match, seat)
+        hashes = list(cur.meta.tokens)
+        hashes[seat] = None  # the token is void; the invitation is valid again
+        command = seating.command("leave", seat=seat)
+        match = ch.append_table(cur, events, seat, command, tokens=hashes)
+        return {"version": match.version, "seat": seat}
+
+    return _retrying(ch, game_id, command)
+
+
+def start(ch: Chronicle, game_id: str, caller: Caller, fill: str | None) -> dict[str, Any]:
+    """Fill every open seat with ``fill`` (default: the table's resign bot) and start."""
+    _as_host(caller)
+
+    def command(cur: Current) -> dict[str, Any]:
+        table = cur.match.table
+        assert table is not None
+        bot = fill or table.rules.resign_bot
+        events = seating.start(cur.match, bot, cur.game.bots)
+        match = ch.append_table(cur, events, None, seating.command("start", fill=bot))
+        return {"version": match.version, "filled": events[0].data["filled"]}
+
+    return _retrying(ch, game_id, command)
+
+
+def resign(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+    seat = _as_seat(caller)
+
+    def command(cur: Current) -> dict[str, Any]:
+        events = seating.resign(cur.match, cur.game, seat)
+        match = ch.append_table(cur, events, seat, seating.command("resign", seat=seat))
+        return {"version": match.version, "seat": seat, "bot": events[0].data["bot"]}
+
+    return _retrying(ch, game_id, command)
+
+
+def abandon(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+    _as_host(caller)
+
+    def command(cur: Current) -> dict[str, Any]:
+        events = seating.abandon(cur.match, cur.game)
+        match = ch.append_table(cur, events, None, seating.command("abandon"))
+        return {"version": match.version, "status": tables.ABANDONED}
+
+    return _retrying(ch, game_id, command)
+
+
+def _retrying(
+    ch: Chronicle, game_id: str, command: Callable[[Current], dict[str, Any]]
+) -> dict[str, Any]:
+    """A table command races moves and bots: on a conflict, decide again on the new state."""
+    for attempt in range(RETRIES):
+        try:
+            return command(ch.current(game_id))
+        except VersionConflict:
+            if attempt == RETRIES - 1:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover

@@ -1,0 +1,295 @@
+"""Turn notifications by webhook: a seat registers a URL and is told of every change it can see.
+
+``PUT /games/{id}/webhook`` (seat token) stores ``{url, secret}`` in ``{g:ID}:hooks`` (one field
+per seat; the secret must be kept to sign, so it is stored as is, never shown again) and
+flags the game's meta (``hooks``), so that a game without webhooks costs nothing more.
+
+After every append, undo and chat line (``service.hooks``) one fan-out job is enqueued on the
+``chronicle-hooks`` queue (never on the way of a move: the worker serves the move queue
+first).  The fan-out renders, for each seat with a webhook, **that seat's own redacted view of
+the change** -- ``{delivery, game, seat, version, events, to_act, status}``, the events redacted
+for the seat exactly as ``GET .../events`` would show them to it (everything once the game is
+over), plus ``chat: [line]`` for a chat line or ``undo: {to_version}`` for an undo -- and
+enqueues one delivery job per seat.  The delivery id is a digest of the game, the seat and the
+change (its version and head hash, or its chat line), the same however often it is sent.
+
+A delivery POSTs the JSON with ``Chronicle-Signature: t=<unix seconds>,v1=<hex HMAC-SHA256(
+secret, "<t>." + body)>`` (signed at each attempt, so ``t`` is fresh) and ``Chronicle-Delivery:
+<id>``.  Anything but a 2xx answer within ``TIMEOUT`` seconds fails the job and RQ retries it
+after ``CHRONICLE_WEBHOOK_BACKOFF`` seconds (comma-separated, default ``10,30,60,120,240,480``:
+seven tries over more than fifteen minutes).  Redirects are not followed.
+
+Targets must be ``http(s)`` URLs whose host resolves only to public addresses; loopback,
+private, link-local, multicast and reserved addresses are refused, at registration and again
+before every delivery (DNS may change), unless ``CHRONICLE_WEBHOOK_ALLOW_PRIVATE=1``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import json
+import os
+import secrets
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Mapping, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis
+from rq import Queue, Retry
+
+from domain.engine import Match
+from domain.errors import BadAction, Forbidden
+from projections.records import Recorded
+from projections.views import SEAT, Caller, events_for, revealed
+from service import chat
+from service.chronicle import Chronicle
+from service.loading import Current
+
+QUEUE = "chronicle-hooks"
+FAN_OUT = "workers.webhooks.fan_out"
+DELIVER = "workers.webhooks.deliver"
+DEFAULT_BACKOFF = (10, 30, 60, 120, 240, 480)
+TIMEOUT = 5.0
+MAX_URL = 2048
+
+
+class DeliveryFailed(Exception):
+    """The receiver did not answer 2xx (the job fails and RQ retries it)."""
+
+
+def backoff(env: Mapping[str, str] = os.environ) -> list[int]:
+    raw = env.get("CHRONICLE_WEBHOOK_BACKOFF")
+    return [int(x) for x in raw.split(",")] if raw else list(DEFAULT_BACKOFF)
+
+
+def allow_private(env: Mapping[str, str] = os.environ) -> bool:
+    return env.get("CHRONICLE_WEBHOOK_ALLOW_PRIVATE") == "1"
+
+
+def hooks_key(game_id: str) -> str:
+    return f"{{g:{game_id}}}:hooks"
+
+
+def check_target(url: str, allow: bool) -> None:
+    """Refuse (400) a URL that is not http(s) or whose host resolves to a non-public address."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+    except ValueError as exc:
+        raise BadAction("a webhook is an http or https URL", {"url": ["malformed"]}) from exc
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise BadAction("a webhook is an http or https URL", {"url": ["http(s)://host/..."]})
+    try:
+        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except (socket.gaierror, ValueError, UnicodeError) as exc:
+        raise BadAction("the webhook's host does not resolve", {"url": ["unresolvable"]}) from exc
+    if allow:
+        return
+    for info in infos:
+        ip = ipaddress.ip_address(info[4][0])
+        if not ip.is_global or ip.is_multicast:
+            raise BadAction(
+                "webhook targets on loopback, private or reserved addresses are refused",
+                {"url": ["not a public address"]},
+            )
+
+
+def register(ch: Chronicle, game_id: str, caller: Caller, url: str) -> dict[str, str]:
+    seat = _seat(caller)
+    if len(url) > MAX_URL:
+        raise BadAction(f"a URL is at most {MAX_URL} characters", {"url": ["too long"]})
+    check_target(url, allow_private())
+    secret = secrets.token_urlsafe(32)
+    pipe = chat.redis_of(ch.store).pipeline(transaction=False)
+    pipe.hset(hooks_key(game_id), str(seat), json.dumps({"url": url, "secret": secret}))
+    pipe.hset(f"{{g:{game_id}}}:meta", "hooks", "1")
+    pipe.execute()
+    return {"secret": secret}
+
+
+def remove(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+    seat = _seat(caller)
+    chat.redis_of(ch.store).hdel(hooks_key(game_id), str(seat))
+    return {"seat": seat, "removed": True}
+
+
+def _seat(caller: Caller) -> int:
+    if caller.role != SEAT or caller.seat is None:
+        raise Forbidden("not_a_player", "only a seat's token may set its webhook")
+    return caller.seat
+
+
+def registered(r: redis.Redis, game_id: str) -> dict[int, dict[str, str]]:
+    return {int(k): json.loads(v) for k, v in r.hgetall(hooks_key(game_id)).items()}
+
+
+def delivery_id(game_id: str, seat: int, change: str) -> str:
+    return hashlib.sha256(f"{game_id}|{seat}|{change}".encode()).hexdigest()[:32]
+
+
+class Webhooks:
+    """The hook that enqueues a fan-out after each change of a game with webhooks."""
+
+    def __init__(self, queue: Queue) -> None:
+        self.queue = queue
+
+    def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
+        if cur.meta.hooks:
+            after, last = records[0].version - 1, records[-1]
+            self._enqueue(cur.game_id, "events", after, last.version, last.hash)
+
+    def undone(self, cur: Current, target: int) -> None:
+        if cur.meta.hooks:
+            self._enqueue(cur.game_id, "undo", target, target, cur.head)
+
+    def said(self, cur: Current, line: Mapping[str, Any]) -> None:
+        if cur.meta.hooks:
+            self._enqueue(cur.game_id, "chat", int(line["id"]), cur.match.version, cur.head)
+
+    def _enqueue(self, game_id: str, kind: str, after: int, version: int, head: str) -> None:
+        self.queue.enqueue(
+            FAN_OUT,
+            game_id,
+            kind,
+            after,
+            version,
+            head,
+            job_id=f"fan-{game_id}-{kind}-{after}-{version}-{head[:16]}",
+            retry=Retry(max=3, interval=[1, 2, 4]),
+            result_ttl=600,
+            failure_ttl=86400,
+        )
+
+
+def bodies(
+    ch: Chronicle,
+    game_id: str,
+    kind: str,
+    after: int,
+    version: int,
+    head: str,
+    seats: Sequence[int],
+) -> dict[int, dict[str, Any]]:
+    """Each seat's notice of one change (none if the change was undone since)."""
+    cur = ch.current(game_id)
+    line: dict[str, Any] | None = None
+    records: list[Recorded] = []
+    if kind == "chat":
+        found = chat.lines(chat.redis_of(ch.store), game_id, chat.ROOMS, after - 1)
+        line = found[0] if found and found[0]["id"] == after else None
+        if line is None:
+            return {}
+        at = cur
+        change = f"chat:{after}"
+    else:
+        if kind == "events":
+            records = ch.store.read(game_id, after, version - after)
+            if not records or records[-1].version != version or records[-1].hash != head:
+                return {}  # undone since: the undo's own notice tells
+        at = (
+            cur if cur.match.version == version and cur.head == head else ch.at(game_id, version)[0]
+        )
+        if at.head != head:
+            return {}
+        change = f"{kind}:{version}:{head}"
+    status = at.match.status(at.game)
+    out: dict[int, dict[str, Any]] = {}
+    for seat in seats:
+        if line is not None and line["seat"] == seat:
+            continue  # its own line
+        caller = Caller(SEAT, seat)
+        delivery = delivery_id(game_id, seat, change)
+        doc: dict[str, Any] = {
+            "delivery": delivery,
+            "game": game_id,
+            "seat": seat,
+            "version": at.match.version,
+            "events": events_for(
+                at.game, records, caller, reveal=revealed(status), config=at.match.config
+            ),
+            "to_act": list(at.match.to_act(at.game)),
+            "status": status,
+        }
+        if line is not None:
+            doc["chat"] = [line]
+        if kind == "undo":
+            doc["undo"] = {"to_version": version}
+        out[seat] = doc
+    return out
+
+
+def fan_out(
+    ch: Chronicle, queue: Queue, game_id: str, kind: str, after: int, version: int, head: str
+) -> int:
+    """Enqueue one delivery per seat with a webhook; returns how many."""
+    hooks = registered(chat.redis_of(ch.store), game_id)
+    if not hooks:
+        return 0
+    docs = bodies(ch, game_id, kind, after, version, head, sorted(hooks))
+    intervals = backoff()
+    for seat, doc in docs.items():
+        body = json.dumps(doc, separators=(",", ":"), ensure_ascii=False)
+        queue.enqueue(
+            DELIVER,
+            game_id,
+            seat,
+            doc["delivery"],
+            body,
+            job_id=f"hook-{doc['delivery']}",
+            retry=Retry(max=len(intervals), interval=intervals),
+            result_ttl=600,
+            failure_ttl=7 * 86400,
+        )
+    return len(docs)
+
+
+def signature(secret: str, body: bytes, t: int) -> str:
+    mac = hmac.new(secret.encode(), f"{t}.".encode() + body, hashlib.sha256).hexdigest()
+    return f"t={t},v1={mac}"
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None  # a redirect is an answer that is not 2xx
+
+
+def deliver(r: redis.Redis, game_id: str, seat: int, delivery: str, body: str) -> str:
+    """POST one notice, signed; raise ``DeliveryFailed`` (RQ retries) unless answered 2xx."""
+    hook = registered(r, game_id).get(seat)
+    if hook is None:
+        return "no webhook"
+    try:
+        check_target(hook["url"], allow_private())
+    except BadAction:
+        return "refused target"
+    data = body.encode()
+    request = urllib.request.Request(
+        hook["url"],
+        data=data,
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "User-Agent": "Chronicle-Webhook/1",
+            "Chronicle-Delivery": delivery,
+            "Chronicle-Signature": signature(hook["secret"], data, int(time.time())),
+        },
+    )
+    opener = urllib.request.build_opener(_NoRedirects)
+    try:
+        with opener.open(request, timeout=TIMEOUT) as response:
+            status = response.status
+    except urllib.error.HTTPError as exc:
+        status = exc.code
+    except (urllib.error.URLError, OSError) as exc:
+        raise DeliveryFailed(
+            f"delivery {delivery} to seat {seat}'s webhook: {type(exc).__name__}"
+        ) from None
+    if not 200 <= status < 300:
+        raise DeliveryFailed(f"delivery {delivery} to seat {seat}'s webhook: HTTP {status}")
+    return "delivered"
