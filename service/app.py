@@ -36,7 +36,7 @@ from service.http import (
     views,
     webhook,
 )
-from service.http.schemas import ApiError
+from service.http.schemas import ApiError, choices_now
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
 from service.web import pages
@@ -109,6 +109,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         API_SPEC_OPTIONS={"info": {"description": docs.OPENAPI_DESCRIPTION}},
     )
     api = ChronicleApi(app)
+    api.ma_plugin.converter.add_attribute_function(choices_now)  # enums from the registry
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     for resource in (catalog, games, views, actions, events, undo, history, lobby, webhook, chat):
         api.register_blueprint(resource.blp)
