@@ -51,7 +51,8 @@ export async function table(id) {
   });
   S.live.start(S.log.length ? S.log[S.log.length - 1].version : 0);
   setInterval(tick, 1000);
-  if (S.features.chat && !S.features.stream) setInterval(loadChat, 5000);
+  // The stream does not carry chat lines yet (the server has no chat source on it): poll.
+  if (S.features.chat) setInterval(loadChat, 3000);
 }
 
 function layout() {
