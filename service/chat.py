@@ -56,6 +56,19 @@ def redis_of(store: Any) -> redis.Redis:
     return client
 
 
+def export_of(store: Any, game_id: str) -> list[dict[str, Any]]:
+    """The game's chat for its export; a store with no Redis beside it (the in-memory twin of
+    the tests) keeps no chat, so it has none to export."""
+    client = getattr(store, "r", None)
+    return export_lines(client, game_id) if client is not None else []
+
+
+def restore_into(store: Any, game_id: str, lines: Sequence[Mapping[str, Any]]) -> None:
+    """An imported game's chat, kept beside the store (none to keep: nothing is needed)."""
+    if lines:
+        restore(redis_of(store), game_id, lines)
+
+
 class RateLimited(Refused):
     """Too many chat lines from one sender (HTTP 429 with ``Retry-After``)."""
 

@@ -377,7 +377,7 @@ class Commands:
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
         self.store.add_undone(gid, doc.get("undone") or [])
-        chat.restore(chat.redis_of(self.store), gid, doc.get("chat") or [])
+        chat.restore_into(self.store, gid, doc.get("chat") or [])
         self.store.index(gid, records[0].at)
         self._started(gid, game, match, records[-1].hash)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)

@@ -137,5 +137,5 @@ class Documents:
             "head_hash": meta.head,
             "events": [full(r) for r in records],
             "undone": self.store.undone(game_id),
-            "chat": chat.export_lines(chat.redis_of(self.store), game_id),
+            "chat": chat.export_of(self.store, game_id),
         }

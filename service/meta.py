@@ -126,7 +126,9 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
     else:
         follow_ups = tuple(("bot", s) for s in json.loads(stored.get("bots_to_act", "[]")))
     result = stored.get("result")
-    seats = tuple(json.loads(stored["seats"])) if "seats" in stored else tuple(config["seats"])
+    # the seats as they are now (progress); a meta from before tables kept only its creation's
+    now = tuple(json.loads(stored["seats"])) if "seats" in stored else None
+    seats = now if now is not None else tuple(config["seats"])
     deadlines = json.loads(stored["deadlines"]) if "deadlines" in stored else None
     return GameMeta(
         game=stored["game"],
@@ -144,7 +146,7 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
             follow_ups=follow_ups,
             updated_at=int(stored["updated_at"]),
             result=json.loads(result) if result is not None else None,
-            seats=seats,
+            seats=now,
             deadlines=deadlines,
         ),
         version=int(stored.get("version", "0")),
