@@ -1,4 +1,8 @@
-"""``python -m bench [--quick] [--json]``: run every benchmark and print one table."""
+"""``python -m bench [--quick] [--json]``: run every benchmark and print one table.
+
+Benchmarks that start servers of their own run alone: ``python -m bench.edge`` (idle
+connections), ``python -m bench.cluster`` (Redis Cluster), ``python -m bench.moves`` (a move's
+CPU and latency on a real `chronicle serve`; ``--profile`` for where it goes)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,365 @@
+"""``python -m bench.moves [--quick] [--against REV] [--profile]``: what a move costs on a real
+`chronicle serve` (issue 16).
+
+Recorded Artus games (``bench.scripts``: legal moves, played ahead in memory from the same
+seeds) are posted from N concurrent clients (1, 8, 32) on loopback, each over its own
+keep-alive connection, each a bounded number of moves; one more connection asks ``/healthz``
+every 2 ms in the same window.  Printed per condition and client count:
+
+- the move round trip p50 / p99 and the ``/healthz`` p50 of the same window;
+- moves/s;
+- **server CPU per move**: the CPU seconds (user + system, children reaped included) of every
+  process of the serve (supervisor, embedded Redis, gunicorn master and workers, RQ worker),
+  read from ``/proc/<pid>/stat`` before and after the window, divided by the moves;
+- the driver's own CPU (this process: one selector loop) as a share of all the CPU used.
+
+Conditions: rate limits off, and on (limits so high they never refuse, so every request pays
+for its counters).  ``--against REV`` serves a second tree, ``git archive REV`` of this
+repository, beside this one: the before/after pair of the same run, rounds alternating the
+order.  The machine is shared: the load average is printed with the figures; CPU per move is
+robust to other load, latency and moves/s are not.
+
+``--profile`` instead profiles the move path in process (cProfile; the Flask app called as
+WSGI, no gunicorn, on a Redis of its own) and prints the top entries.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import selectors
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from dataclasses import dataclass, field
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+from bench.client import Http
+from bench.edge import _descendants, pct, raise_fd_limit
+from bench.scripts import Script, scripts
+from domain.games import GAMES
+from service.redis_server import free_port
+
+ROOT = Path(__file__).resolve().parent.parent
+LIMITS_ON = {  # counted on every request, never refusing one (one client address, many moves)
+    "CHRONICLE_RATE_LIMIT": "100000/second;6000000/minute",
+    "CHRONICLE_RATE_LIMIT_ADDRESS": "100000/second;6000000/minute",
+}
+LIMITS_OFF = {"CHRONICLE_RATE_LIMIT": "off", "CHRONICLE_RATE_LIMIT_ADDRESS": "off"}
+TICK = os.sysconf("SC_CLK_TCK")
+HEALTH_EVERY = 0.002
+
+
+def source_tree(rev: str, into: Path) -> Path:
+    """``rev`` of this repository, extracted (``git archive``) into ``into``."""
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+class Serve:
+    """One `chronicle serve` from the tree ``root``, in a folder of its own."""
+
+    def __init__(self, root: Path, limits: bool, label: str) -> None:
+        self.root, self.limits, self.label = root, limits, label
+        self.tmp = tempfile.TemporaryDirectory(prefix="chronicle-moves-")
+        self.dir = Path(self.tmp.name)
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> Serve:
+        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+        env.update(LIMITS_ON if self.limits else LIMITS_OFF, PYTHONPATH=str(self.root))
+        args = [sys.executable, "-m", "chronicle", "serve", "--port", str(self.port)]
+        args += ["--data-dir", str(self.dir / "data")]
+        with open(self.dir / "serve.log", "wb") as out:
+            self.proc = subprocess.Popen(args, env=env, cwd=self.root, stdout=out, stderr=out)
+        http = Http(f"http://127.0.0.1:{self.port}")
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                if http.request("GET", "/readyz")[0] == 200:
+                    break
+            except OSError:
+                http.close()
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError((self.dir / "serve.log").read_text()[-3000:])
+            time.sleep(0.1)
+        http.close()
+        return self
+
+    def pids(self) -> list[int]:
+        assert self.proc is not None
+        return [self.proc.pid, *_descendants(self.proc.pid)]
+
+    def cpu(self) -> dict[int, float]:
+        """CPU seconds of each process of the serve (user, system, reaped children)."""
+        out = {}
+        for pid in self.pids():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            f = stat[stat.rindex(")") + 2 :].split()
+            out[pid] = sum(int(x) for x in f[11:15]) / TICK  # utime stime cutime cstime
+        return out
+
+    def create(self, script: Script) -> tuple[str, dict[int, str]]:
+        http = Http(f"http://127.0.0.1:{self.port}")
+        body = {
+            "game": script.game,
+            "players": script.players,
+            "options": script.options,
+            "seed": script.seed,
+        }
+        status, doc, _ = http.request("POST", "/api/v1/games", body)
+        http.close()
+        if status != 201:
+            raise RuntimeError(f"create: {status} {doc}")
+        return doc["id"], {s["seat"]: s["token"] for s in doc["seats"]}
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.tmp.cleanup()
+
+
+# ---- the driver: one selector loop, N move connections and one /healthz connection ----------
+
+
+def _request(method: str, path: str, body: bytes = b"", token: str = "") -> bytes:
+    head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\n"
+    if token:
+        head += f"Authorization: Bearer {token}\r\n"
+    if body:
+        head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n"
+    return (head + "\r\n").encode() + body
+
+
+@dataclass
+class Conn:
+    sock: socket.socket
+    requests: list[bytes]  # what this connection sends, in order
+    health: bool = False
+    i: int = 0
+    sent: float = 0.0
+    due: float = 0.0
+    buf: bytes = b""
+    took: list[float] = field(default_factory=list)
+    refused: int = 0
+
+
+def _parse(buf: bytes) -> tuple[int, int] | None:
+    """(status, end of the response) once ``buf`` holds a whole response, else None."""
+    end = buf.find(b"\r\n\r\n")
+    if end < 0:
+        return None
+    head = buf[:end].lower()
+    i = head.find(b"content-length:")
+    length = 0
+    if i >= 0:
+        j = head.find(b"\r\n", i)
+        length = int(head[i + 15 : j if j >= 0 else end])
+    if len(buf) < end + 4 + length:
+        return None
+    return int(buf[9:12]), end + 4 + length
+
+
+def drive(port: int, plans: list[list[bytes]]) -> tuple[list[float], list[float], int, float]:
+    """Send each plan's requests in order over its own connection, all connections at once;
+    (move round trips, /healthz round trips, refused moves, wall seconds)."""
+    sel = selectors.DefaultSelector()
+    conns = []
+
+    def connect(requests: list[bytes], health: bool = False) -> Conn:
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        s.setblocking(False)
+        c = Conn(s, requests, health)
+        sel.register(s, selectors.EVENT_READ, c)
+        return c
+
+    conns = [connect(p) for p in plans]
+    probe = connect([_request("GET", "/healthz")], health=True)
+    start = time.perf_counter()
+    for c in [*conns, probe]:
+        c.sent = time.perf_counter()
+        c.sock.send(c.requests[0])
+    active = len(conns)
+    while active:
+        timeout = max(0.0, probe.due - time.perf_counter()) if probe.due else None
+        for key, _ in sel.select(timeout):
+            c = key.data
+            c.buf += c.sock.recv(65536)
+            parsed = _parse(c.buf)
+            if parsed is None:
+                continue
+            now = time.perf_counter()
+            status, end = parsed
+            c.buf = c.buf[end:]
+            c.took.append(now - c.sent)
+            if c.health:
+                probe.due = now + HEALTH_EVERY
+                continue
+            if status != 201:
+                c.refused += 1
+            c.i += 1
+            if c.i < len(c.requests):
+                c.sent = time.perf_counter()
+                c.sock.send(c.requests[c.i])
+            else:
+                active -= 1
+        if probe.due and time.perf_counter() >= probe.due:
+            probe.due = 0.0
+            probe.sent = time.perf_counter()
+            probe.sock.send(probe.requests[0])
+    wall = time.perf_counter() - start
+    for c in [*conns, probe]:
+        sel.unregister(c.sock)
+        c.sock.close()
+    moves = [t for c in conns for t in c.took]
+    return moves, probe.took, sum(c.refused for c in conns), wall
+
+
+@dataclass(frozen=True)
+class Figure:
+    p50: float  # ms
+    p99: float
+    health_p50: float
+    rate: float  # moves/s
+    cpu_per_move: float  # ms
+    driver_share: float  # of all CPU used in the window
+    refused: int
+
+
+def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figure:
+    """``moves`` moves from ``clients`` connections, on games created before the clock."""
+    each = max(1, moves // clients)
+    plans = []
+    k = 0
+    for _ in range(clients):
+        plan: list[bytes] = []
+        while len(plan) < each:
+            script = pool[k % len(pool)]
+            k += 1
+            gid, tokens = serve.create(script)
+            for seat, version, action in script.moves[: each - len(plan)]:
+                body = json.dumps({"action": action, "expected_version": version}).encode()
+                path = f"/api/v1/games/{gid}/actions"
+                plan.append(_request("POST", path, body, tokens[seat]))
+        plans.append(plan)
+    time.sleep(0.3)  # the creations' follow-ups settle
+    before, own0 = serve.cpu(), time.process_time()
+    took, health, refused, wall = drive(serve.port, plans)
+    after, own = serve.cpu(), time.process_time() - own0
+    server = sum(v - before.get(pid, 0.0) for pid, v in after.items())
+    n = len(took)
+    return Figure(
+        p50=pct(took, 0.5) * 1000,
+        p99=pct(took, 0.99) * 1000,
+        health_p50=pct(health, 0.5) * 1000 if health else float("nan"),
+        rate=n / wall,
+        cpu_per_move=server / n * 1000,
+        driver_share=own / (own + server) if own + server else 0.0,
+        refused=refused,
+    )
+
+
+def median_figure(figs: list[Figure]) -> Figure:
+    def m(name: str) -> float:
+        return statistics.median(getattr(f, name) for f in figs)
+
+    return Figure(
+        m("p50"), m("p99"), m("health_p50"), m("rate"), m("cpu_per_move"), m("driver_share"),
+        sum(f.refused for f in figs),
+    )  # fmt: skip
+
+
+def load_average() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def run(args: argparse.Namespace) -> int:
+    raise_fd_limit()
+    pool = scripts(GAMES["artus"], 8, "moves")
+    counts = [int(x) for x in args.clients.split(",")]
+    tmp = tempfile.TemporaryDirectory(prefix="chronicle-moves-tree-")
+    trees = [("this tree", ROOT)]
+    if args.against:
+        trees.insert(0, (args.against, source_tree(args.against, Path(tmp.name))))
+    serves = []
+    try:
+        for label, root in trees:
+            for limits in (False, True):
+                serve = Serve(root, limits, f"{label}, limits {'on' if limits else 'off'}")
+                serves.append(serve.__enter__())
+        print(f"load average at start: {load_average()}", flush=True)
+        results: dict[tuple[str, int], list[Figure]] = {}
+        for r in range(args.rounds):
+            order = serves if r % 2 == 0 else serves[::-1]
+            for n in counts:
+                for serve in order:
+                    fig = measure(serve, pool, n, args.moves)
+                    results.setdefault((serve.label, n), []).append(fig)
+                    print(
+                        f"  round {r + 1} {serve.label:>28} {n:>2} clients: {_line(fig)}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+        print(f"load average at end: {load_average()} ({os.cpu_count()} CPUs)")
+        print(f"{args.moves} moves a figure, medians of {args.rounds} rounds")
+        print(f"{'condition':>30} {'clients':>7}  move p50/p99 ms  healthz p50  moves/s  "
+              "CPU/move ms  driver")  # fmt: skip
+        for serve in serves:
+            for n in counts:
+                fig = median_figure(results[(serve.label, n)])
+                print(f"{serve.label:>30} {n:>7}  {_line(fig)}")
+    finally:
+        for serve in serves:
+            serve.__exit__(None, None, None)
+        tmp.cleanup()
+    return 0
+
+
+def _line(f: Figure) -> str:
+    refused = f"  ({f.refused} refused)" if f.refused else ""
+    return (
+        f"{f.p50:6.2f} / {f.p99:6.2f}  {f.health_p50:8.2f}  {f.rate:7.0f}  "
+        f"{f.cpu_per_move:8.3f}  {f.driver_share:6.1%}{refused}"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.moves", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="small samples, one round")
+    parser.add_argument("--against", metavar="REV", help="also serve this git revision")
+    parser.add_argument("--clients", default="1,8,32")
+    parser.add_argument("--profile", action="store_true", help="cProfile the move path")
+    args = parser.parse_args(argv)
+    args.moves = 600 if args.quick else 3000
+    args.rounds = 1 if args.quick else 3
+    if args.profile:
+        from bench.move_profile import profile
+
+        return profile(600 if args.quick else 3000)
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
