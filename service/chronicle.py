@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain.engine import Event, Match
+from domain.errors import Refused
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth
@@ -133,6 +134,32 @@ class Chronicle:
         return self.commands.act(
             game_id, caller, action, expected_version, idempotency_key, loaded, by_bot
         )
+
+    def act_as(
+        self,
+        game_id: str,
+        authorization: str | None,
+        action: Mapping[str, Any],
+        expected_version: int,
+        idempotency_key: str | None = None,
+    ) -> dict[str, Any]:
+        """A move by whoever ``authorization`` stands for (the API's ``POST .../actions``).
+
+        Decided first on the game as this process last saw it (no read: the conditional
+        append checks it is still current, so one Redis round trip in all); any refusal on
+        that path (a conflict, a token it does not know yet, ...) is decided again on the game
+        read afresh, so a stale cache changes nothing but the cost."""
+        cached = self.loader.cached(game_id)
+        if cached is not None:
+            try:
+                caller = self.caller(cached.meta, authorization)
+                return self.commands.act(
+                    game_id, caller, action, expected_version, idempotency_key, cached
+                )
+            except Refused:
+                pass
+        cur, caller = self.opened(game_id, authorization)
+        return self.commands.act(game_id, caller, action, expected_version, idempotency_key, cur)
 
     def append_table(
         self,

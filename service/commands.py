@@ -199,7 +199,7 @@ class Commands:
         else:  # pragma: no cover - 64-bit id collisions five times in a row
             raise RuntimeError("could not allocate a game id")
         self.store.index(gid, created)
-        self._started(gid, game, match, records[-1].hash)
+        self._started(gid, game, match, records[-1].hash, meta)
         self.hooks.appended(Current(gid, meta, game, match, records[-1].hash), match, records)
         out = _created(gid, game, config, tokens, host_token, meta, match.version)
         if table is not None:
@@ -357,7 +357,7 @@ class Commands:
             )  # fmt: skip
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
-        self._started(game_id, game, new_match, kept[-1].hash)
+        self._started(game_id, game, new_match, kept[-1].hash, meta)
         self.hooks.undone(Current(game_id, meta, game, new_match, head), target)
         return {
             "version": target,
@@ -379,12 +379,12 @@ class Commands:
         self.store.add_undone(gid, doc.get("undone") or [])
         chat.restore_into(self.store, gid, doc.get("chat") or [])
         self.store.index(gid, records[0].at)
-        self._started(gid, game, match, records[-1].hash)
+        self._started(gid, game, match, records[-1].hash, meta)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)
 
-    def _started(self, game_id: str, game: Game, match: Match, head: str) -> None:
+    def _started(self, game_id: str, game: Game, match: Match, head: str, meta: GameMeta) -> None:
         """After a write that did not go through ``_append``: cache it, enqueue what follows."""
-        self.loader.remember(game_id, match, head)
+        self.loader.remember(game_id, match, head, replace(meta, version=match.version, head=head))
         self.jobs.enqueue(engine.follow_ups(game, game_id, match))
 
     def _append(
@@ -404,11 +404,16 @@ class Commands:
         written: GameMeta | Progress = now if whole is None else replace(whole, progress=now)
         try:
             self.store.append(
-                cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot
-            )
+                cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot,
+                hooks=cur.meta.hooks,  # a webhook registered since cur was read: a conflict
+            )  # fmt: skip
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
-        self.loader.remember(cur.game_id, match, records[-1].hash)
+        head = records[-1].hash
+        kept = cur.meta if whole is None else whole
+        self.loader.remember(
+            cur.game_id, match, head, replace(kept, version=match.version, head=head, progress=now)
+        )
         faults.point("after_append")  # tests only: die between the append and the enqueue
         self.jobs.enqueue(engine.follow_ups(cur.game, cur.game_id, match))
         self.hooks.appended(cur, match, records)

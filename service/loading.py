@@ -3,6 +3,8 @@
 Every read and every write starts here.  The cache holds the latest match of the most recently
 used games (a process-local LRU); it is only a shortcut: an entry is used only if the log still
 holds the cached version with the same hash (another process may have appended or undone).
+A move may be decided on the cached entry alone (``cached``, no read): its conditional append
+checks the version, the head and the meta's webhook flag, so a stale entry appends nothing.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ class Loader:
     def __init__(self, store: EventStore, size: int = CACHE_SIZE) -> None:
         self.store = store
         self.size = size
-        self._cache: OrderedDict[str, tuple[int, str, Match]] = OrderedDict()
+        self._cache: OrderedDict[str, tuple[int, str, Match, GameMeta]] = OrderedDict()
         self._lock = threading.Lock()
 
     def current(self, game_id: str) -> Current:
@@ -77,8 +79,19 @@ class Loader:
                 recs = raw.records
             match = fold(game, recs)
         head = raw.meta.head
-        self.remember(game_id, match, head)
+        self.remember(game_id, match, head, raw.meta)
         return Current(game_id, raw.meta, game, match, head)
+
+    def cached(self, game_id: str) -> Current | None:
+        """The game as this process last saw it, without reading the store (None if not
+        cached): for a write only, whose conditional append checks it is still current."""
+        with self._lock:
+            entry = self._cache.get(game_id)
+        if entry is None:
+            return None
+        _, head, match, meta = entry
+        game = games.get(meta.game)
+        return None if game is None else Current(game_id, meta, game, match, head)
 
     def at(self, game_id: str, version: int) -> tuple[Current, list[Recorded]]:
         """The state at ``version`` (replay) and every record up to it."""
@@ -101,9 +114,9 @@ class Loader:
             raise NotFound(f"no game {game_id}")
         return raw.meta, raw.records
 
-    def remember(self, game_id: str, match: Match, head: str) -> None:
+    def remember(self, game_id: str, match: Match, head: str, meta: GameMeta) -> None:
         with self._lock:
-            self._cache[game_id] = (match.version, head, match)
+            self._cache[game_id] = (match.version, head, match, meta)
             self._cache.move_to_end(game_id)
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)

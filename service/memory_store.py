@@ -47,11 +47,14 @@ class MemoryEventStore:
         meta: GameMeta | Progress,
         idem: tuple[str, str] | None = None,
         snapshot: tuple[int, str] | None = None,
+        hooks: bool | None = None,
     ) -> int:
         with self._changed:
             g = self._games.setdefault(game_id, _Game())
             version, head = self._head(g)
             if (version, head) != (expected_version, expected_head):
+                raise Conflict(version)
+            if hooks is not None and hooks != (g.meta is not None and g.meta.hooks):
                 raise Conflict(version)
             g.log.extend(records)
             new_version = version + len(records)

@@ -212,6 +212,7 @@ def append_args(
     meta: GameMeta | Progress,
     idem: tuple[str, str] | None = None,
     snapshot: tuple[int, str] | None = None,
+    hooks: bool | None = None,
 ) -> list[Any]:
     """The arguments of append.lua (they do not name the game: its keys do)."""
     args: list[Any] = [expected_version, expected_head, len(records)]
@@ -221,6 +222,7 @@ def append_args(
     args += [len(fields), *[x for kv in fields.items() for x in kv], head]
     args += [idem[1], IDEMPOTENCY_TTL] if idem else ["", 0]
     args += [snapshot[0], encode_snapshot(snapshot[1])] if snapshot else ["", ""]
+    args.append("" if hooks is None else int(hooks))
     return args
 
 
@@ -246,9 +248,10 @@ class RedisEventStore:
         meta: GameMeta | Progress,
         idem: tuple[str, str] | None = None,
         snapshot: tuple[int, str] | None = None,
+        hooks: bool | None = None,
     ) -> int:
         """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved."""
-        args = append_args(expected_version, expected_head, records, meta, idem, snapshot)
+        args = append_args(expected_version, expected_head, records, meta, idem, snapshot, hooks)
         version = self.append_encoded(game_id, idem[0] if idem else "", args)
         observability.appended(len(records))
         return version

@@ -47,10 +47,12 @@ class EventStore(Protocol):
         meta: GameMeta | Progress,
         idem: tuple[str, str] | None = None,
         snapshot: tuple[int, str] | None = None,
+        hooks: bool | None = None,
     ) -> int:
         """Append ``records`` (versions expected+1..) and update the meta (a new game's whole
         meta, else its progress); store the idempotent response ``idem`` = (key, JSON) and
-        the snapshot (version, blob) with them.  Raise ``Conflict`` if the log moved."""
+        the snapshot (version, blob) with them.  Raise ``Conflict`` if the log moved, or if
+        ``hooks`` (the meta's webhook flag as the caller read it) is not the stored flag."""
         ...
 
     def load(

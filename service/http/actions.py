@@ -48,7 +48,7 @@ class ActionsResource(MethodView):
             raise BadAction(
                 "Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]}
             )
-        cur, caller = opened(game_id)
-        return chronicle().act(
-            game_id, caller, body["action"], body["expected_version"], key, loaded=cur
+        authorization = request.headers.get("Authorization")
+        return chronicle().act_as(
+            game_id, authorization, body["action"], body["expected_version"], key
         )

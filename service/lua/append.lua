@@ -4,16 +4,21 @@
 --       then one packed event per event (field "e"; stream ids are "<version>-0"),
 --       then n_meta_pairs, field, value, ...          (besides version and head)
 --       then new_head, idem_value ('' for none), idem_ttl,
---       then snapshot version ('' for none), snapshot blob.
+--       then snapshot version ('' for none), snapshot blob,
+--       then the webhook flag the caller read ('' for unchecked, 0, 1): a flag set since then
+--       is a conflict (the caller decided on a cached meta, and must read it again).
 -- Announces the append on the channel chronicle:changes ("append <game id> <first> <last>",
 -- see service/stream.py), in the same atomic call.
 -- Returns {1, new_version} or {0, current_version}.
-local version = tonumber(redis.call('HGET', KEYS[2], 'version') or '0')
-local head = redis.call('HGET', KEYS[2], 'head') or ''
-if version ~= tonumber(ARGV[1]) or head ~= ARGV[2] then
+local now = redis.call('HMGET', KEYS[2], 'version', 'head', 'hooks')
+local version = tonumber(now[1] or '0')
+local head = now[2] or ''
+local n = tonumber(ARGV[3])
+local hooks = ARGV[4 + n + 1 + tonumber(ARGV[4 + n]) * 2 + 5]
+if version ~= tonumber(ARGV[1]) or head ~= ARGV[2]
+    or (hooks ~= nil and hooks ~= '' and hooks ~= (now[3] == '1' and '1' or '0')) then
   return {0, version}
 end
-local n = tonumber(ARGV[3])
 for k = 1, n do
   redis.call('XADD', KEYS[1], (version + k) .. '-0', 'e', ARGV[3 + k])
 end

@@ -3,13 +3,21 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
+import pytest
 import redis
 
+from domain.engine import Match
 from domain.rng import Rng
+from projections.records import Recorded
 from projections.views import HOST, SEAT, Caller
 from service.chronicle import Chronicle
+from service.errors import Unauthorized
 from service.jobs import NoJobs
+from service.loading import Current
 from service.redis_store import RedisEventStore
 from tests.support.client import Client
 
@@ -93,3 +101,68 @@ def test_the_seed_drives_draws_and_undo_cannot_reroll(redis_client: redis.Redis)
     assert same[0] == same[1]
     assert Rng.at("fixed-seed", 1).below(10**6) == Rng.at("fixed-seed", 1).below(10**6)
     assert created["seed_commitment"] == again["seed_commitment"]
+
+
+class SeenHooks:
+    """A hook that records the webhook flag of the state each append was decided on."""
+
+    def __init__(self) -> None:
+        self.flags: list[bool] = []
+
+    def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
+        self.flags.append(cur.meta.hooks)
+
+    def undone(self, cur: Current, target: int) -> None:
+        return None
+
+    def said(self, cur: Current, line: Mapping[str, Any]) -> None:
+        return None
+
+
+def test_a_move_on_a_warm_cache_reads_nothing_and_a_stale_cache_changes_nothing(
+    redis_client: redis.Redis,
+) -> None:
+    """``act_as`` decides on the cached state with no read (one round trip: the append); a
+    cache another process made stale (moves, a webhook registered) is refused by the append,
+    and the move is decided again on a fresh read."""
+    hooks = SeenHooks()
+    a = Chronicle(RedisEventStore(redis_client), NoJobs(), hooks=hooks)
+    b = Chronicle(RedisEventStore(redis_client), NoJobs())
+    doc = a.create(None, "artus", [{"name": "p0"}, {"name": "p1"}], {"rules": "basic"}, "s")
+    gid, tokens = doc["id"], {s["seat"]: s["token"] for s in doc["seats"]}
+
+    def move(ch: Chronicle) -> dict[str, Any]:
+        cur = ch.current(gid)
+        seat = cur.match.to_act(cur.game)[0]
+        action = cur.game.legal_actions(cur.match.state, seat)[0]
+        version = cur.match.version
+        return ch.act_as(gid, f"Bearer {tokens[seat]}", action, version)
+
+    loads = []
+    load = a.store.load
+    a.store.load = lambda *args, **kw: loads.append(args) or load(*args, **kw)  # type: ignore[method-assign]
+    cur = a.loader.current(gid)
+    loads.clear()
+    seat = cur.match.to_act(cur.game)[0]
+    action = cur.game.legal_actions(cur.match.state, seat)[0]
+    out = a.act_as(gid, f"Bearer {tokens[seat]}", action, cur.match.version)
+    assert out["version"] > cur.match.version and loads == [], "a warm cache: no read"
+    move(b)
+    move(b)  # a's cache is two moves behind
+    version = b.current(gid).match.version
+    cur = b.current(gid)
+    seat = cur.match.to_act(cur.game)[0]
+    action = cur.game.legal_actions(cur.match.state, seat)[0]
+    assert a.act_as(gid, f"Bearer {tokens[seat]}", action, version)["version"] > version
+    assert a.current(gid).match == b.current(gid).match
+    assert a.current(gid).head == b.current(gid).head
+    redis_client.hset(f"{{g:{gid}}}:meta", "hooks", "1")  # as webhooks.register does
+    assert hooks.flags[-1] is False
+    cur = a.loader.current(gid)
+    a.loader.remember(gid, cur.match, cur.head, replace(cur.meta, hooks=False))  # stale flag
+    seat = cur.match.to_act(cur.game)[0]
+    action = cur.game.legal_actions(cur.match.state, seat)[0]
+    a.act_as(gid, f"Bearer {tokens[seat]}", action, cur.match.version)
+    assert hooks.flags[-1] is True, "the append refused the stale flag; the hooks saw it set"
+    with pytest.raises(Unauthorized):
+        a.act_as(gid, "Bearer not-a-token", action, cur.match.version)

@@ -116,6 +116,22 @@ def test_append_is_conditional_on_version_and_head(store: EventStore) -> None:
     assert loaded.meta == replace(new_meta(), version=3, head=first[-1].hash)
 
 
+def test_append_can_be_conditional_on_the_webhook_flag(store: EventStore) -> None:
+    """A move decided on a cached meta names the webhook flag it saw: set since, a conflict."""
+    g = gid()
+    first = records(1, 2)
+    store.append(g, 0, "", first, replace(new_meta(), hooks=True))
+    with pytest.raises(Conflict) as stale:
+        store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE, hooks=False)
+    assert stale.value.current == 2
+    assert store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE, hooks=True) == 3
+    third = records(3, 1, first[1].hash)[0].hash
+    assert store.append(g, 3, third, records(4, 1, third), ACTIVE) == 4  # unchecked
+    h = gid()
+    store.append(h, 0, "", first, new_meta())
+    assert store.append(h, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE, hooks=False)
+
+
 def test_stream_ids_are_versions(rstore: RedisEventStore, client: Any) -> None:
     g = gid()
     rstore.append(g, 0, "", records(1, 4), new_meta())
