@@ -4,7 +4,8 @@
 Recorded Artus games (``bench.scripts``: legal moves, played ahead in memory from the same
 seeds) are posted from N concurrent clients (1, 8, 32) on loopback, each over its own
 keep-alive connection, each a bounded number of moves; one more connection asks ``/healthz``
-every 20 ms in the same window (its CPU is in the server's: a few per cent).  Printed per condition and client count:
+every 20 ms in the same window (its CPU is in the server's: a few per cent).  Printed per
+condition and client count:
 
 - the move round trip p50 / p99 and the ``/healthz`` p50 of the same window;
 - moves/s;

@@ -5,7 +5,7 @@ deepest legitimate body, an exported log, nests seven).  Deeper bodies are refus
 with 400 ``bad_request`` before any parser recurses into them.  (The body size limits are
 Flask's ``MAX_CONTENT_LENGTH``, set in ``service/app.py``: 413 ``payload_too_large``.)
 
-**Rate limits** (flask-limiter, counters in the service's Redis):
+**Rate limits** (fixed windows, counters in the service's Redis: ``service/http/ratelimit.py``):
 
 - **Per token**: every request that sends ``Authorization: Bearer <token>`` counts against that
   token.  The counter's key is a SHA-256 of the token (domain-separated from the stored token
@@ -16,14 +16,13 @@ Flask's ``MAX_CONTENT_LENGTH``, set in ``service/app.py``: 413 ``payload_too_lar
   ``X-Forwarded-For``: see ``service/http/middleware.py``).
 
 A request over a limit is answered ``429`` in the contract's error shape, code ``rate_limited``
-(``details``: the limit and the seconds to wait), with a ``Retry-After`` header.  Each request
-costs one Redis round trip per limit (fixed windows; no ``X-RateLimit-*`` headers, which would
-cost another).  Liveness, readiness and the API's own documentation are not limited (they must
-answer while everything else is busy).  Workers do not go through HTTP and are never limited.
+(``details``: the limit and the seconds to wait), with a ``Retry-After`` header.  All of a
+request's counters cost one Redis round trip (one script call; no ``X-RateLimit-*`` headers).
+Liveness, readiness and the API's own documentation are not limited (they must answer while
+everything else is busy).  Workers do not go through HTTP and are never limited.
 
-The counters live in the same Redis as the events, through the same connection pool (so
-``redis://``, ``rediss://`` and ``unix://`` URLs all work, with the same timeouts; a Redis
-Cluster client has no such pool, and the limiter then connects to ``REDIS_URL`` itself).  If
+The counters live in the same Redis as the events, through the same client (so ``redis://``,
+``rediss://``, ``unix://`` and cluster URLs all work, with the same timeouts).  If
 Redis is unreachable the limit cannot be checked and the request is answered ``503
 unavailable``, as it would be by the handler.
 
@@ -45,17 +44,16 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-import redis
 from flask import Flask, request
-from flask_limiter import ApplicationLimit, Limiter
 from limits import parse_many
 
 from domain.errors import BadAction
 from service import auth
 from service.http.middleware import client_address
+from service.http.ratelimit import Counters, Limit
 
 # Generous: a person, a browser tab long-polling and a script driving a game all stay under.
 DEFAULT_TOKEN_LIMIT = "20/second;600/minute"
@@ -100,27 +98,8 @@ def _bearer() -> str | None:
     return auth.presented(request.headers.get("Authorization"))
 
 
-def _no_token() -> bool:
-    return _bearer() is None or _unlimited()
-
-
 def _unlimited() -> bool:
     return request.path.startswith(UNLIMITED_PATHS) or request.method == "OPTIONS"
-
-
-def _storage(client: Any) -> tuple[str, dict[str, Any]]:
-    """The limiter's storage: the service's own Redis connection pool when it has one, else
-    (a Redis Cluster client) ``REDIS_URL`` in the syntax of the ``limits`` package."""
-    options: dict[str, Any] = {"key_prefix": KEY_PREFIX}
-    pool = getattr(client, "connection_pool", None)
-    if isinstance(pool, redis.ConnectionPool):
-        return "redis://", {**options, "connection_pool": pool}
-    url = os.environ.get("REDIS_URL", "")
-    if url.startswith("unix://"):
-        url = "redis+" + url
-    if not url:
-        raise RuntimeError("rate limits need REDIS_URL (or set CHRONICLE_RATE_LIMIT*=off)")
-    return url, options
 
 
 MAX_JSON_DEPTH = 32
@@ -148,34 +127,25 @@ def _refuse_deep_json() -> None:
 
 def install(
     app: Flask, client: Any, env: Mapping[str, str] = os.environ, defaults: bool = True
-) -> Limiter | None:
+) -> Counters | None:
     """Refuse too deep JSON bodies; limit ``app``'s requests per token and per address
-    (returns the limiter, or None if both rate limits are off)."""
+    (returns the counters, or None if both rate limits are off)."""
     app.before_request(_refuse_deep_json)
     per_token, per_address = configured(env, defaults)
-    limits: list[str | Callable[[], str] | ApplicationLimit] = []
-    if per_address:
-        limits.append(
-            ApplicationLimit(
-                per_address, key_function=address_key, scope="address", exempt_when=_unlimited
-            )
-        )
-    if per_token:
-        limits.append(
-            ApplicationLimit(
-                per_token, key_function=token_key, scope="token", exempt_when=_no_token
-            )
-        )
-    if not limits:
+    if not (per_token or per_address):
         return None
-    uri, options = _storage(client)
-    return Limiter(
-        address_key,
-        app=app,
-        application_limits=limits,
-        storage_uri=uri,
-        storage_options=options,
-        strategy="fixed-window",
-        headers_enabled=False,
-        swallow_errors=False,  # Redis away: the RedisError becomes 503 unavailable
-    )
+    counters = Counters(client, KEY_PREFIX)
+    address = Limit.parse(per_address) if per_address else None
+    token = Limit.parse(per_token) if per_token else None
+
+    def limit() -> None:
+        if _unlimited():
+            return
+        scoped = [(address_key(), address)] if address else []
+        if token and _bearer() is not None:
+            scoped.append((token_key(), token))
+        if scoped:
+            counters.hit(scoped)  # a RedisError becomes 503 unavailable
+
+    app.before_request(limit)
+    return counters

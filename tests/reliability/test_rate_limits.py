@@ -125,3 +125,22 @@ def test_an_app_from_the_environment_is_limited_by_default(
     gid, tokens, _ = new_game(c)
     codes = [c.get(f"/api/v1/games/{gid}", headers=auth(tokens[0])).status_code for _ in range(40)]
     assert 429 in codes and codes[0] == 200  # 20/second per token
+
+
+def test_every_counter_of_a_request_costs_one_round_trip(
+    monkeypatch: pytest.MonkeyPatch, url: str
+) -> None:
+    """Two limits of two windows each: four counters, one script call (flask-limiter made
+    one round trip per window)."""
+    c = app_with(monkeypatch, url, "100/second;1000/minute", "100/second;1000/minute").test_client()
+    _, tokens, _ = new_game(c)
+    r = redis.Redis.from_url(url)
+
+    def calls() -> tuple[int, int]:
+        stats = r.info("commandstats")
+        return tuple(stats.get(f"cmdstat_{c}", {}).get("calls", 0) for c in ("evalsha", "incr"))
+
+    before = calls()
+    assert c.get("/api/v1/catalog", headers=auth(tokens[0])).status_code == 200
+    after = calls()
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 4)
