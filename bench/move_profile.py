@@ -1,8 +1,11 @@
 """Where a move's CPU goes in the API process: the Flask app called as WSGI in process (no
 gunicorn, no sockets to the client), on an embedded Redis of its own, under cProfile.
 
-Run by ``python -m bench.moves --profile``: recorded Artus moves, rate limits off and on; it
-prints the API process's CPU per move and the top entries by own time and by cumulative time.
+``python -m bench.move_profile [MOVES]`` (or ``python -m bench.moves --profile``): recorded
+Artus moves, rate limits off and on, the app built as gunicorn builds it (``create_app()``
+from the environment: JSON request logs, multi-process metrics); it prints the API process's
+CPU per move and the top entries by own time and by cumulative time.  The request log lines
+go to stderr: send it to a file.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import io
 import json
 import os
 import pstats
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -20,7 +24,6 @@ from typing import Any
 from bench.moves import LIMITS_OFF, LIMITS_ON
 from bench.scripts import scripts
 from domain.games import GAMES
-from service.config import Settings
 from service.redis_server import RedisServer
 
 
@@ -85,10 +88,11 @@ def profile(moves: int, top: int = 25) -> int:
     with tempfile.TemporaryDirectory(prefix="chronicle-profile-") as tmp:
         redis = RedisServer(Path(tmp) / "redis")  # persistent, as `chronicle serve`'s
         url = redis.start()
+        os.environ["REDIS_URL"] = url
         try:
             for name, limits in (("limits off", LIMITS_OFF), ("limits on", LIMITS_ON)):
                 os.environ.update(limits)
-                app = create_app(Settings(url, None, None, Path(tmp), 0))
+                app = create_app()
                 envs = _plan(app, 2 * moves)
                 t0 = time.process_time()
                 for env in envs[moves:]:
@@ -114,3 +118,7 @@ def profile(moves: int, top: int = 25) -> int:
         finally:
             redis.stop()
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(profile(int(sys.argv[1]) if len(sys.argv) > 1 else 3000))

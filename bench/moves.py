@@ -104,6 +104,18 @@ class Serve:
         assert self.proc is not None
         return [self.proc.pid, *_descendants(self.proc.pid)]
 
+    def kinds(self) -> dict[int, str]:
+        """Each process of the serve by kind: redis, api (gunicorn), other."""
+        out = {}
+        for pid in self.pids():
+            try:
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            kind = "redis" if b"redis-server" in cmd else "api" if b"gunicorn" in cmd else "other"
+            out[pid] = kind
+        return out
+
     def cpu(self) -> dict[int, float]:
         """CPU seconds of each process of the serve (user, system, reaped children)."""
         out = {}
@@ -247,6 +259,7 @@ class Figure:
     cpu_per_move: float  # ms
     driver_share: float  # of all CPU used in the window
     refused: int
+    split: dict[str, float]  # CPU ms a move by kind of process
 
 
 def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figure:
@@ -271,6 +284,10 @@ def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figur
     after, own = serve.cpu(), time.process_time() - own0
     server = sum(v - before.get(pid, 0.0) for pid, v in after.items())
     n = len(took)
+    kinds = serve.kinds()
+    split = dict.fromkeys(("api", "redis", "other"), 0.0)
+    for pid, v in after.items():
+        split[kinds.get(pid, "other")] += (v - before.get(pid, 0.0)) / n * 1000
     return Figure(
         p50=pct(took, 0.5) * 1000,
         p99=pct(took, 0.99) * 1000,
@@ -279,6 +296,7 @@ def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figur
         cpu_per_move=server / n * 1000,
         driver_share=own / (own + server) if own + server else 0.0,
         refused=refused,
+        split=split,
     )
 
 
@@ -289,6 +307,7 @@ def median_figure(figs: list[Figure]) -> Figure:
     return Figure(
         m("p50"), m("p99"), m("health_p50"), m("rate"), m("cpu_per_move"), m("driver_share"),
         sum(f.refused for f in figs),
+        {k: statistics.median(f.split[k] for f in figs) for k in figs[0].split},
     )  # fmt: skip
 
 
@@ -326,7 +345,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"load average at end: {load_average()} ({os.cpu_count()} CPUs)")
         print(f"{args.moves} moves a figure, medians of {args.rounds} rounds")
         print(f"{'condition':>30} {'clients':>7}  move p50/p99 ms  healthz p50  moves/s  "
-              "CPU/move ms  driver")  # fmt: skip
+              "CPU/move ms  driver  CPU/move by process")  # fmt: skip
         for serve in serves:
             for n in counts:
                 fig = median_figure(results[(serve.label, n)])
@@ -342,7 +361,9 @@ def _line(f: Figure) -> str:
     refused = f"  ({f.refused} refused)" if f.refused else ""
     return (
         f"{f.p50:6.2f} / {f.p99:6.2f}  {f.health_p50:8.2f}  {f.rate:7.0f}  "
-        f"{f.cpu_per_move:8.3f}  {f.driver_share:6.1%}{refused}"
+        f"{f.cpu_per_move:8.3f}  {f.driver_share:6.1%}  "
+        + " ".join(f"{k} {v:.3f}" for k, v in f.split.items())
+        + refused
     )
 
 
@@ -355,10 +376,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.moves = 600 if args.quick else 3000
     args.rounds = 1 if args.quick else 3
-    if args.profile:
-        from bench.move_profile import profile
-
-        return profile(600 if args.quick else 3000)
+    if args.profile:  # a process of its own: the metrics' folder is set before they exist
+        with tempfile.TemporaryDirectory() as metrics, open(os.devnull, "wb") as logs:
+            env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": metrics}
+            command = [sys.executable, "-m", "bench.move_profile", str(args.moves)]
+            return subprocess.run(command, env=env, stderr=logs, check=False).returncode
     return run(args)
 
 

@@ -234,3 +234,27 @@ def test_query_parameters_are_checked(api: Client, game) -> None:
     error(api.get(f"/api/v1/games/{gid}/events", wait=31), 400, "bad_request")
     error(api.get("/api/v1/games", status="sleeping"), 400, "bad_request")
     error(api.post(f"/api/v1/games/{gid}/undo", {"to_version": "x"}, tokens[0]), 400, "bad_request")
+
+
+def test_what_the_schema_refuses_is_refused_on_the_fast_path_too(api: Client, game) -> None:
+    """POST .../actions takes a plain body without the schema: its edges are still the schema's."""
+    gid, tokens, seat = game
+    v = api.summary(gid)["version"]
+    path = f"/api/v1/games/{gid}/actions"
+    action = {"type": "place_knight", "seat": 3}
+    for version in (True, False, 1.0, -1, 1_000_000_001, None):
+        body = error(
+            api.post(path, {"action": action, "expected_version": version}, tokens[seat]),
+            400,
+            "bad_request",
+        )
+        assert "expected_version" in body["details"], version
+    for body_sent, field in (
+        ({"action": action}, "expected_version"),
+        ({"expected_version": v}, "action"),
+        ({"action": None, "expected_version": v}, "action"),
+    ):
+        body = error(api.post(path, body_sent, tokens[seat]), 400, "bad_request")
+        assert field in body["details"], body_sent
+    error(raw_post(api, path, b"[]", tokens[seat]), 400, "bad_request")
+    unchanged(api, gid, v)
