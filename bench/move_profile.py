@@ -110,6 +110,8 @@ def profile(moves: int, top: int = 25) -> int:
                 took = time.process_time() - t0
                 print(f"== {name}: {moves} moves, API process CPU {bare:.3f} ms a move "
                       f"({took / moves * 1000:.3f} ms under the profiler)")  # fmt: skip
+                if os.environ.get("CHRONICLE_PROFILE_OUT"):  # for pstats / snakeviz
+                    prof.dump_stats(f"{os.environ['CHRONICLE_PROFILE_OUT']}.{name.split()[-1]}")
                 for order in ("tottime", "cumulative"):
                     out = io.StringIO()
                     pstats.Stats(prof, stream=out).sort_stats(order).print_stats(top)

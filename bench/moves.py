@@ -194,7 +194,9 @@ def _parse(buf: bytes) -> tuple[int, int] | None:
     return int(buf[9:12]), end + 4 + length
 
 
-def drive(port: int, plans: list[list[bytes]]) -> tuple[list[float], list[float], int, float]:
+def drive(
+    port: int, plans: list[list[bytes]], ok: int = 201
+) -> tuple[list[float], list[float], int, float]:
     """Send each plan's requests in order over its own connection, all connections at once;
     (move round trips, /healthz round trips, refused moves, wall seconds)."""
     sel = selectors.DefaultSelector()
@@ -230,7 +232,7 @@ def drive(port: int, plans: list[list[bytes]]) -> tuple[list[float], list[float]
             if c.health:
                 probe.due = now + HEALTH_EVERY
                 continue
-            if status != 201:
+            if status != ok:
                 c.refused += 1
             c.i += 1
             if c.i < len(c.requests):
@@ -300,6 +302,19 @@ def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figur
     )
 
 
+def floor(serve: Serve, clients: int, requests: int) -> tuple[float, float]:
+    """The framework's floor: ``GET /healthz`` alone from ``clients`` connections; (p50 ms,
+    server CPU ms a request)."""
+    plans = [[_request("GET", "/healthz")] * (requests // clients) for _ in range(clients)]
+    before = serve.cpu()
+    took, _, refused, _ = drive(serve.port, plans, ok=200)
+    after = serve.cpu()
+    if refused:
+        raise RuntimeError(f"{refused} /healthz refused")
+    server = sum(v - before.get(pid, 0.0) for pid, v in after.items())
+    return pct(took, 0.5) * 1000, server / len(took) * 1000
+
+
 def median_figure(figs: list[Figure]) -> Figure:
     def m(name: str) -> float:
         return statistics.median(getattr(f, name) for f in figs)
@@ -331,8 +346,11 @@ def run(args: argparse.Namespace) -> int:
                 serves.append(serve.__enter__())
         print(f"load average at start: {load_average()}", flush=True)
         results: dict[tuple[str, int], list[Figure]] = {}
+        floors: dict[str, list[tuple[float, float]]] = {}
         for r in range(args.rounds):
             order = serves if r % 2 == 0 else serves[::-1]
+            for serve in order:
+                floors.setdefault(serve.label, []).append(floor(serve, 8, args.moves))
             for n in counts:
                 for serve in order:
                     fig = measure(serve, pool, n, args.moves)
@@ -350,6 +368,11 @@ def run(args: argparse.Namespace) -> int:
             for n in counts:
                 fig = median_figure(results[(serve.label, n)])
                 print(f"{serve.label:>30} {n:>7}  {_line(fig)}")
+        print("GET /healthz alone, 8 clients (the framework's floor): p50 ms, CPU ms a request")
+        for serve in serves:
+            p50s, cpus = zip(*floors[serve.label], strict=True)
+            p50, cpu = statistics.median(p50s), statistics.median(cpus)
+            print(f"{serve.label:>30}  {p50:.2f}  {cpu:.3f}")
     finally:
         for serve in serves:
             serve.__exit__(None, None, None)
