@@ -134,24 +134,45 @@ def _require_json() -> None:
         )
 
 
+# The metrics' children by labels: ``labels()`` checks and looks its labels up every time.
+# Bounded (a client chooses the method of an unmatched request): past it, ``labels()`` as before.
+_CACHED = 1000
+_counted: dict[tuple[str, str, int], Any] = {}
+_timed: dict[tuple[str, str], Any] = {}
+
+
 def _finish(response: Response) -> Response:
-    rid = g.get("request_id")
+    # every request pays for this: the proxies (request, g) are resolved once each
+    req, ctx = request._get_current_object(), g._get_current_object()  # type: ignore[attr-defined]
+    rid = ctx.get("request_id")
     if rid:
         response.headers[REQUEST_ID] = rid
-    started = g.get("started")
+    started = ctx.get("started")
     seconds = time.perf_counter() - started if started is not None else 0.0
-    route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-    observability.REQUESTS.labels(request.method, route, str(response.status_code)).inc()
-    observability.LATENCY.labels(request.method, route).observe(seconds)
-    fields = {
-        "method": request.method,
-        "route": route,
-        "path": request.path[:200],
-        "status": response.status_code,
-        "duration_ms": round(seconds * 1000, 3),
-        "client": client_address(),
-    }
-    log.info("request", extra={"fields": fields})
+    route = req.url_rule.rule if req.url_rule is not None else "unmatched"
+    method, status = req.method, response.status_code
+    counted = _counted.get((method, route, status))
+    if counted is None:
+        counted = observability.REQUESTS.labels(method, route, str(status))
+        if len(_counted) < _CACHED:
+            _counted[method, route, status] = counted
+    timed = _timed.get((method, route))
+    if timed is None:
+        timed = observability.LATENCY.labels(method, route)
+        if len(_timed) < _CACHED:
+            _timed[method, route] = timed
+    counted.inc()
+    timed.observe(seconds)
+    if log.isEnabledFor(logging.INFO):
+        fields = {
+            "method": method,
+            "route": route,
+            "path": req.path[:200],
+            "status": status,
+            "duration_ms": round(seconds * 1000, 3),
+            "client": client_address(),
+        }
+        log.info("request", extra={"fields": fields})
     return response
 
 
