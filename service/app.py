@@ -13,7 +13,18 @@ from flask_smorest import Api
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
-from service.http import actions, catalog, errors, events, games, history, limits, undo, views
+from service.http import (
+    actions,
+    catalog,
+    errors,
+    events,
+    games,
+    history,
+    limits,
+    text,
+    undo,
+    views,
+)
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
@@ -95,4 +106,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     client = events_client(chosen)
     app.extensions["chronicle"] = build_chronicle(chosen, client)
     limits.install(app, client, defaults=settings is None)
+    text.install(app)  # after the depth check that limits.install registers
     return app

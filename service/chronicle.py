@@ -116,14 +116,19 @@ class Chronicle:
         expected_version: int,
         idempotency_key: str | None = None,
         loaded: Current | None = None,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
-        return self.commands.act(game_id, caller, action, expected_version, idempotency_key, loaded)
+        return self.commands.act(
+            game_id, caller, action, expected_version, idempotency_key, loaded, if_match
+        )
 
     def finish(self, game_id: str, expected_version: int) -> bool:
         return self.commands.finish(game_id, expected_version)
 
-    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
-        return self.commands.undo(game_id, caller, to_version)
+    def undo(
+        self, game_id: str, caller: Caller, to_version: int | None, if_match: str | None = None
+    ) -> dict[str, Any]:
+        return self.commands.undo(game_id, caller, to_version, if_match)
 
     def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
         return self.commands.import_log(doc)

@@ -28,11 +28,12 @@ from projections.records import CREATE, FINISH, Recorded, from_full, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, seats_doc
 from service import auth, faults
-from service.errors import ImportRefused, VersionConflict
+from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
 from service.game_config import DEFAULT_UNDO, checked_config, player
 from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
 from service.meta import GameMeta, Progress, follow_ups_of
+from service.preconditions import check_if_match
 from service.store import Conflict, EventStore
 
 
@@ -163,11 +164,15 @@ class Commands:
         expected_version: int,
         idempotency_key: str | None = None,
         loaded: Current | None = None,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
         """Validate and append a seat's action; the response shows the events as it sees them.
 
         ``loaded`` is the state the caller already read (the API reads it to know who is
-        calling); the conditional append makes using it as safe as reading it again."""
+        calling); the conditional append makes using it as safe as reading it again.
+        ``if_match`` (an ETag) must name the current head (412 otherwise).  A reused
+        idempotency key replays its first answer only while the log still holds what that
+        answer appended (an undo may have removed it: 422 ``idempotency_key_reused``)."""
         if caller.role != SEAT or caller.seat is None:
             raise Forbidden(
                 "not_a_player", "only a seat's token may act (spectators, host and admin may not)"
@@ -178,14 +183,32 @@ class Commands:
             idem = f"{seat}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}"
             stored = self.store.idempotent(game_id, idem)
             if stored is not None:
-                return stored
+                return self._replayed(game_id, stored)
         try:
-            return self._act(game_id, caller, seat, action, expected_version, idem, loaded)
+            return self._act(
+                game_id, caller, seat, action, expected_version, idem, loaded, if_match
+            )
         except VersionConflict:
             # A concurrent request with the same key may have won: answer as it was answered.
             if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
-                return stored
+                return self._replayed(game_id, stored)
             raise
+
+    def _replayed(self, game_id: str, stored: dict[str, Any]) -> dict[str, Any]:
+        """A stored idempotent answer, if the log still holds the head it appended.
+
+        Stored answers are ``{"response", "version", "head"}`` (older ones, the bare
+        response, cannot be checked and are refused)."""
+        response, version, head = stored.get("response"), stored.get("version"), stored.get("head")
+        if isinstance(response, dict) and isinstance(version, int) and isinstance(head, str):
+            at = self.store.read(game_id, version - 1, 1)
+            if at and at[0].version == version and at[0].hash == head:
+                return response
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key answered a move that is no longer in the log (it was undone); "
+            "use a new key",
+            {"Idempotency-Key": ["reused after the log changed"]},
+        )
 
     def _act(
         self,
@@ -196,11 +219,13 @@ class Commands:
         expected_version: int,
         idem: str | None,
         loaded: Current | None,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
         engine.check_shape(cur.game, action)
         if expected_version != cur.match.version:
             raise VersionConflict(cur.match.version)
+        check_if_match(if_match, cur.match.version, cur.head)
         version = cur.match.version
         events = engine.decide(cur.game, cur.match, seat, action, Rng.at(cur.seed, version + 1))
         records = chained(cur.seed, version, cur.head, events, seat, dict(action), self.clock())
@@ -208,7 +233,8 @@ class Commands:
             "version": version + len(records),
             "events": events_for(cur.game, records, caller, reveal=False, config=cur.match.config),
         }
-        self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
+        bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
+        self._append(cur, records, idem=(idem, json.dumps(bound)) if idem else None)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:
@@ -226,8 +252,11 @@ class Commands:
             return False
         return True
 
-    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
-        """Truncate the log (policy: the game's ``undo`` option, ``domain/undo.py``)."""
+    def undo(
+        self, game_id: str, caller: Caller, to_version: int | None, if_match: str | None = None
+    ) -> dict[str, Any]:
+        """Truncate the log (policy: the game's ``undo`` option, ``domain/undo.py``); with
+        ``if_match``, only if the head is the one it names."""
         if caller.role == SEAT and caller.seat is not None:
             requester: int | str = caller.seat
         elif caller.role == HOST:
@@ -235,6 +264,7 @@ class Commands:
         else:
             raise Forbidden("not_a_player", "only a seat or the host may undo")
         meta, records = self.loader.log(game_id)
+        check_if_match(if_match, meta.version, meta.head)
         game = rules_of(game_id, meta.game)
         match = fold(game, records)
         target = undo_target(

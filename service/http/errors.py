@@ -17,7 +17,15 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import BadAction, Forbidden, IllegalAction, Refused, UndoRefused
-from service.errors import ImportRefused, NotFound, Unauthorized, VersionConflict
+from service.errors import (
+    IdempotencyKeyReused,
+    ImportRefused,
+    NotFound,
+    PreconditionFailed,
+    StorageFull,
+    Unauthorized,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -28,8 +36,11 @@ STATUS: dict[type[Refused], int] = {
     NotFound: 404,
     VersionConflict: 409,
     UndoRefused: 409,
+    PreconditionFailed: 412,
     IllegalAction: 422,
     ImportRefused: 422,
+    IdempotencyKeyReused: 422,
+    StorageFull: 507,
 }
 
 HTTP_CODES = {

@@ -7,7 +7,15 @@ from typing import Any
 from flask.views import MethodView
 
 from service.http import schemas as s
-from service.http.common import AUTH, GAME_LINKS, blueprint, chronicle, opened
+from service.http.common import (
+    AUTH,
+    ETAG_HEADER,
+    GAME_LINKS,
+    blueprint,
+    chronicle,
+    opened,
+    tagged,
+)
 
 blp = blueprint("games", "Games: create, list, import, summary")
 
@@ -56,10 +64,10 @@ class ImportResource(MethodView):
 @blp.route("/games/<game_id:game_id>")
 class GameResource(MethodView):
     @blp.doc(operationId="getGame")
-    @blp.response(200, s.Summary)
+    @blp.response(200, s.Summary, headers=ETAG_HEADER)
     @blp.alt_response(404, schema=s.ApiError, description="unknown game")
     @blp.doc(security=AUTH)
-    def get(self, game_id: str) -> dict[str, Any]:
+    def get(self, game_id: str) -> tuple[dict[str, Any], dict[str, str]]:
         """The game's summary."""
         cur, _ = opened(game_id)
-        return chronicle().summary(cur)
+        return tagged(cur, chronicle().summary(cur))
