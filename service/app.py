@@ -68,7 +68,12 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
     """The service over Redis (``events``: a client of the events' Redis already made)."""
     events = events if events is not None else events_client(settings)
     queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
-    return Chronicle(RedisEventStore(events), RQJobQueue(queue), settings.admin_token)
+    return Chronicle(
+        RedisEventStore(events),
+        RQJobQueue(queue),
+        settings.admin_token,
+        open_import=settings.open_import,
+    )
 
 
 def create_app(settings: Settings | None = None) -> Flask:

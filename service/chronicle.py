@@ -40,10 +40,12 @@ class Chronicle:
         jobs: JobQueue,
         admin_token: str | None = None,
         clock: Callable[[], int] = now_ms,
+        open_import: bool = False,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.admin_token = admin_token
+        self.open_import = open_import  # CHRONICLE_OPEN_IMPORT: anyone may import
         self.loader = Loader(store)
         self.commands = Commands(store, jobs, self.loader, clock)
         self.documents = Documents(store, self.loader)
@@ -130,5 +132,9 @@ class Chronicle:
     ) -> dict[str, Any]:
         return self.commands.undo(game_id, caller, to_version, if_match)
 
-    def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def import_log(
+        self, doc: Mapping[str, Any], authorization: str | None = None
+    ) -> dict[str, Any]:
+        if not self.open_import:
+            auth.require_admin(authorization, self.admin_token)
         return self.commands.import_log(doc)

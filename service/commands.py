@@ -24,10 +24,11 @@ from domain.undo import HOST as HOST_REQUESTER
 from domain.undo import undo_target
 from projections import chain
 from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
-from projections.records import CREATE, FINISH, Recorded, from_full, full, iso
+from projections.records import CREATE, FINISH, Recorded, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, seats_doc
-from service import auth, faults
+from service import auth, faults, imports
+from service.budget import NEW_GAME, WRITE, Budget
 from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
 from service.game_config import DEFAULT_UNDO, checked_config, player
 from service.jobs import JobQueue
@@ -111,12 +112,18 @@ def new_meta(
 
 class Commands:
     def __init__(
-        self, store: EventStore, jobs: JobQueue, loader: Loader, clock: Callable[[], int]
+        self,
+        store: EventStore,
+        jobs: JobQueue,
+        loader: Loader,
+        clock: Callable[[], int],
+        budget: Budget | None = None,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.loader = loader
         self.clock = clock
+        self.budget = budget or Budget(store)
 
     def create(
         self,
@@ -132,6 +139,7 @@ class Commands:
                 f"unknown game {game_name!r}", {"game": [f"one of: {', '.join(games.GAMES)}"]}
             )
         config = checked_config(game, players, options or {})
+        self.budget.check(NEW_GAME)
         seed = seed if seed is not None else secrets.token_hex(32)
         events = engine.create(game, config, Rng.at(seed, 1))
         tokens = [None if p.bot else auth.new_token() for p in config.players]
@@ -223,6 +231,7 @@ class Commands:
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
         engine.check_shape(cur.game, action)
+        self.budget.check(WRITE)
         if expected_version != cur.match.version:
             raise VersionConflict(cur.match.version)
         check_if_match(if_match, cur.match.version, cur.head)
@@ -279,13 +288,17 @@ class Commands:
         kept, removed = records[:target], records[target:]
         new_match = fold(game, kept)
         at = self.clock()
-        record = {
+        record: dict[str, Any] = {
             "by": "host" if requester == HOST_REQUESTER else f"seat:{requester}",
             "at": iso(at),
             "from_version": match.version,
             "to_version": target,
             "events": [full(r) for r in removed],
         }
+        # The undo trail's own chain (a concurrent undo fails the conditional truncate below).
+        last = self.store.last_undone(game_id)
+        prev = str(last.get("hash", "")) if last else chain.GENESIS
+        record["hash"] = chain.link_undo(chain.chain_key(meta.seed), prev, record)
         head = kept[-1].hash
         try:
             self.store.truncate(
@@ -301,13 +314,17 @@ class Commands:
         }
 
     def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """Replay an exported log through the rules; store it as a new game with new tokens."""
+        """Check an exported document whole (``service/imports.py``: ids, times, the undo
+        trail and its chain; the rules by replay), then store it as a new game with new
+        tokens.  Nothing is stored unless every check passed."""
         game = games.get(doc["game"])
         if game is None:
             raise BadAction(f"unknown game {doc['game']!r}", {"game": ["not offered"]})
+        now = self.clock()
+        seed = doc["seed"]
         try:
-            records = [from_full(e) for e in doc["events"]]
-            match = replay(game, doc["seed"], records)
+            records = imports.check_log(doc, game.max_players, now)
+            match = replay(game, seed, records)
         except ReplayError as exc:
             raise ImportRefused(str(exc), {"version": exc.version}) from exc
         except (KeyError, TypeError, ValueError) as exc:
@@ -316,16 +333,20 @@ class Commands:
             raise ImportRefused(
                 "head_hash does not match the last event", {"version": records[-1].version}
             )
+        setup = setup_length(records)
+        seats = len(match.config.players)
+        undone = imports.check_undone(doc.get("undone") or [], records, seed, seats, setup, now)
+        self.budget.check(NEW_GAME)
         tokens = [None if p.bot else auth.new_token() for p in match.config.players]
         host_token = auth.new_token()
-        seed = doc["seed"]
         meta = new_meta(
             game, match, records, seed, tokens, host_token, records[0].at,
-            setup_length(records), self.clock(), imported_from=str(doc.get("id", "")),
+            setup, now, imported_from=doc["id"],
         )  # fmt: skip
+        meta = replace(meta, verified=imports.VERIFIED)
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
-        self.store.add_undone(gid, doc.get("undone") or [])
+        self.store.add_undone(gid, undone)
         self.store.index(gid, records[0].at)
         self._started(gid, game, match, records[-1].hash)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)

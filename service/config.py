@@ -17,6 +17,7 @@ class Settings:
     admin_token: str | None
     data_dir: Path
     port: int
+    open_import: bool = False  # CHRONICLE_OPEN_IMPORT=1: imports without the admin token
 
     def __post_init__(self) -> None:
         if is_cluster_url(self.redis_url) and not self.queue_redis_url:
@@ -40,4 +41,6 @@ class Settings:
             admin_token=env.get("ADMIN_TOKEN") or None,
             data_dir=Path(env.get("CHRONICLE_DATA_DIR") or "var"),
             port=int(env.get("PORT") or 8000),
+            open_import=(env.get("CHRONICLE_OPEN_IMPORT") or "").strip().lower()
+            in ("1", "true", "yes", "on"),
         )

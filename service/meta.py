@@ -49,6 +49,7 @@ class GameMeta:
     version: int = 0  # written by the store (the append scripts)
     head: str = ""  # the hash of the last event, ditto
     imported_from: str | None = None
+    verified: tuple[str, ...] = ()  # an imported game: the checks its import passed
 
     def jobs(self, game_id: str) -> list[Job]:
         """The follow-up jobs this version of the game awaits (bot turns or scoring)."""
@@ -86,6 +87,7 @@ def encode(meta: GameMeta) -> dict[str, str]:
         "config": json.dumps(config, separators=_COMPACT),
         **encode_progress(meta.progress),
         **({"imported_from": meta.imported_from} if meta.imported_from is not None else {}),
+        **({"verified": json.dumps(list(meta.verified))} if meta.verified else {}),
     }
 
 
@@ -120,4 +122,5 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
         version=int(stored.get("version", "0")),
         head=stored.get("head", ""),
         imported_from=stored.get("imported_from"),
+        verified=tuple(json.loads(stored.get("verified", "[]"))),
     )

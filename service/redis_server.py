@@ -8,6 +8,7 @@ durability knob (``everysec`` loses at most about a second on a crash, ``always`
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -15,6 +16,8 @@ import time
 from pathlib import Path
 
 import redis
+
+MAXMEMORY = "1gb"  # the embedded default; CHRONICLE_REDIS_MAXMEMORY overrides it
 
 
 def binary() -> str:
@@ -43,12 +46,16 @@ class RedisServer:
         persistent: bool = True,
         appendfsync: str = "everysec",
         extra: list[str] | None = None,
+        maxmemory: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.port = port
         self.persistent = persistent
         self.appendfsync = appendfsync
         self.extra = extra or []
+        # The memory budget: nothing acknowledged is ever evicted (noeviction); past it Redis
+        # refuses writes (507 storage_full), and service/budget.py refuses them earlier.
+        self.maxmemory = maxmemory or os.environ.get("CHRONICLE_REDIS_MAXMEMORY") or MAXMEMORY
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = ""
 
@@ -56,6 +63,7 @@ class RedisServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [binary(), "--dir", str(self.data_dir), "--bind", "127.0.0.1", "--save", ""]
         args += ["--logfile", str(self.data_dir / "redis.log"), "--daemonize", "no"]
+        args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
         sock = self.data_dir / "redis.sock"
         if self.port is None and len(str(sock)) < 100:
             args += ["--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700"]

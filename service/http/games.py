@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 
 from service.http import schemas as s
@@ -54,11 +55,14 @@ class ImportResource(MethodView):
     @blp.doc(operationId="importGame", responses={201: {"links": GAME_LINKS}})
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)
-    @blp.alt_response(422, schema=s.ApiError, description="tampered or illegal log")
+    @blp.alt_response(401, schema=s.ApiError, description="the admin token is needed")
+    @blp.alt_response(422, schema=s.ApiError, description="tampered, illegal or out-of-range")
+    @blp.doc(security=[{"bearer": []}])
     def post(self, doc: dict[str, Any]) -> dict[str, Any]:
-        """Import an exported log: it is replayed through the rules, refused if it was tampered
-        with or holds an illegal action.  The game gets a new id and new tokens."""
-        return chronicle().import_log(doc)
+        """Import an exported log (admin token, unless the operator opened imports): the whole
+        document is checked (ids, times, the undo trail and its chain) and replayed through
+        the rules before anything is stored.  The game gets a new id and new tokens."""
+        return chronicle().import_log(doc, request.headers.get("Authorization"))
 
 
 @blp.route("/games/<game_id:game_id>")

@@ -111,7 +111,7 @@ def test_KC_rules_v1_log_imports_and_replays_as_played(api: Client, worker) -> N
         "events": [full(r) for r in records],
         "head_hash": records[-1].hash,
     }
-    r = api.post("/api/v1/games/import", doc)
+    r = api.post("/api/v1/games/import", doc, ADMIN_TOKEN)
     assert r.status_code == 201, r.text
     gid = r.json()["id"]
     summary = api.summary(gid)
