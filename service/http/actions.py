@@ -39,6 +39,7 @@ class ActionsResource(MethodView):
     @blp.response(201, s.Events)
     @blp.alt_response(409, schema=s.ApiError, description="version_conflict")
     @blp.alt_response(412, schema=s.ApiError, description="precondition_failed (If-Match)")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     @blp.alt_response(
         422,
         schema=s.ApiError,

@@ -9,6 +9,7 @@ from flask import current_app, request
 from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
+from domain.errors import BadAction
 from projections.views import Caller
 from service.chronicle import Chronicle
 from service.loading import Current
@@ -16,6 +17,7 @@ from service.preconditions import etag
 
 PREFIX = "/api/v1"
 IF_MATCH = "If-Match"
+MAX_IF_MATCH = 256
 # The OpenAPI declarations of the exact preconditions (``service/preconditions.py``).
 ETAG_HEADER = {
     "ETag": {
@@ -27,7 +29,7 @@ ETAG_HEADER = {
 IF_MATCH_PARAMETER = {
     "in": "header",
     "name": IF_MATCH,
-    "schema": {"type": "string", "maxLength": 256},
+    "schema": {"type": "string", "maxLength": MAX_IF_MATCH},
     "description": "an ETag of the game (from its summary, view or actions): the write is "
     "refused with 412 precondition_failed if the log head moved since",
 }
@@ -76,7 +78,11 @@ def tagged(cur: Current, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str
 
 
 def if_match() -> str | None:
-    return request.headers.get(IF_MATCH)
+    """The ``If-Match`` header (at most ``MAX_IF_MATCH`` characters, as documented)."""
+    value = request.headers.get(IF_MATCH)
+    if value is not None and len(value) > MAX_IF_MATCH:
+        raise BadAction(f"If-Match is longer than {MAX_IF_MATCH}", {IF_MATCH: ["too long"]})
+    return value
 
 
 def opened(game_id: str) -> tuple[Current, Caller]:

@@ -34,6 +34,8 @@ class GamesResource(MethodView):
     )
     @blp.response(201, s.Created)
     @blp.alt_response(400, schema=s.ApiError, description="bad request")
+    @blp.alt_response(429, schema=s.ApiError, description="rate_limited (the creation quota)")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game; the response holds each human seat's token and the host token, once."""
         return chronicle().create(
@@ -56,6 +58,8 @@ class ImportResource(MethodView):
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)
     @blp.alt_response(401, schema=s.ApiError, description="the admin token is needed")
+    @blp.alt_response(429, schema=s.ApiError, description="rate_limited (the import quota)")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     @blp.alt_response(422, schema=s.ApiError, description="tampered, illegal or out-of-range")
     @blp.doc(security=[{"bearer": []}])
     def post(self, doc: dict[str, Any]) -> dict[str, Any]:
