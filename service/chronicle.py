@@ -43,12 +43,14 @@ class Chronicle:
         admin_token: str | None = None,
         clock: Callable[[], int] = now_ms,
         hooks: Hooks | None = None,
+        open_import: bool = False,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.admin_token = admin_token
         self.clock = clock
         self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
+        self.open_import = open_import  # CHRONICLE_OPEN_IMPORT: anyone may import
         self.loader = Loader(store)
         self.commands = Commands(store, jobs, self.loader, clock, self.hooks)
         self.documents = Documents(store, self.loader)
@@ -129,9 +131,10 @@ class Chronicle:
         idempotency_key: str | None = None,
         loaded: Current | None = None,
         by_bot: bool = False,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
         return self.commands.act(
-            game_id, caller, action, expected_version, idempotency_key, loaded, by_bot
+            game_id, caller, action, expected_version, idempotency_key, loaded, by_bot, if_match
         )
 
     def append_table(
@@ -148,8 +151,14 @@ class Chronicle:
     def finish(self, game_id: str, expected_version: int) -> bool:
         return self.commands.finish(game_id, expected_version)
 
-    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
-        return self.commands.undo(game_id, caller, to_version)
+    def undo(
+        self, game_id: str, caller: Caller, to_version: int | None, if_match: str | None = None
+    ) -> dict[str, Any]:
+        return self.commands.undo(game_id, caller, to_version, if_match)
 
-    def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def import_log(
+        self, doc: Mapping[str, Any], authorization: str | None = None
+    ) -> dict[str, Any]:
+        if not self.open_import:
+            auth.require_admin(authorization, self.admin_token)
         return self.commands.import_log(doc)
