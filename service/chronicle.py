@@ -20,6 +20,7 @@ from domain.engine import Event, Match
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth
+from service.budget import WRITE
 from service.catalog import catalog
 from service.commands import Commands
 from service.documents import Documents, summary_doc
@@ -145,8 +146,16 @@ class Chronicle:
         command: Mapping[str, Any],
         tokens: Sequence[str | None] | None = None,
         at: int | None = None,
+        idem: tuple[str, Mapping[str, Any]] | None = None,
     ) -> Match:
-        return self.commands.append_table(cur, events, actor, command, tokens, at)
+        return self.commands.append_table(cur, events, actor, command, tokens, at, idem)
+
+    def idempotent(self, game_id: str, idem: str) -> dict[str, Any] | None:
+        return self.commands.idempotent(game_id, idem)
+
+    def check_storage(self) -> None:
+        """507 ``storage_full`` past the write mark (for writes beside the log: chat, hooks)."""
+        self.commands.budget.check(WRITE)
 
     def finish(self, game_id: str, expected_version: int) -> bool:
         return self.commands.finish(game_id, expected_version)

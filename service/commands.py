@@ -344,14 +344,29 @@ class Commands:
         command: Mapping[str, Any],
         tokens: Sequence[str | None] | None = None,
         at: int | None = None,
+        idem: tuple[str, Mapping[str, Any]] | None = None,
     ) -> Match:
         """Append a table command's events (``domain.seating``) through the one write path;
         ``tokens``: the seats' token hashes when they change with it (a join, a leave);
-        ``at``: the time the command was decided at (a timeout), else now."""
+        ``at``: the time the command was decided at (a timeout), else now;
+        ``idem``: (the idempotency record's key, the answer it replays), bound to the head
+        this append makes, as an action's is.  Under the storage budget's write mark, like
+        every write that grows the log."""
+        self.budget.check(WRITE)
         when = self.clock() if at is None else at
         records = chained(cur.seed, cur.match.version, cur.head, events, actor, dict(command), when)
         meta = replace(cur.meta, tokens=tuple(tokens)) if tokens is not None else None
-        return self._append(cur, records, whole=meta)
+        bound = None
+        if idem is not None:
+            head = {"version": records[-1].version, "head": records[-1].hash}
+            bound = (idem[0], json.dumps({"response": dict(idem[1]), **head}))
+        return self._append(cur, records, idem=bound, whole=meta)
+
+    def idempotent(self, game_id: str, idem: str) -> dict[str, Any] | None:
+        """The answer stored under ``idem`` if the log still holds what it appended (None:
+        no answer stored; 422 ``idempotency_key_reused``: it was undone)."""
+        stored = self.store.idempotent(game_id, idem)
+        return None if stored is None else self._replayed(game_id, stored)
 
     def undo(
         self, game_id: str, caller: Caller, to_version: int | None, if_match: str | None = None

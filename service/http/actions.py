@@ -4,24 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
 from flask.views import MethodView
 
-from domain.errors import BadAction
 from service.http import schemas as s
 from service.http.common import (
     AUTH,
     ETAG_HEADER,
+    IDEMPOTENCY_PARAMETER,
     IF_MATCH_PARAMETER,
     blueprint,
     chronicle,
+    idempotency_key,
     if_match,
     opened,
     tagged,
 )
 
 blp = blueprint("actions", "Legal actions and acting")
-IDEMPOTENCY_KEY = "Idempotency-Key"
 
 
 @blp.route("/games/<game_id:game_id>/actions")
@@ -48,23 +47,13 @@ class ActionsResource(MethodView):
     @blp.doc(
         security=AUTH,
         parameters=[
-            {
-                "in": "header",
-                "name": IDEMPOTENCY_KEY,
-                "schema": {"type": "string", "minLength": 1, "maxLength": 128},
-                "description": "a retried POST with the same key returns the first response "
-                "while the log still holds it (after an undo: 422 idempotency_key_reused)",
-            },
+            IDEMPOTENCY_PARAMETER,
             IF_MATCH_PARAMETER,
         ],
     )
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Act: the action is checked by the rules and appended if `expected_version` is current."""
-        key = request.headers.get(IDEMPOTENCY_KEY)
-        if key is not None and not 1 <= len(key) <= 128:
-            raise BadAction(
-                "Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]}
-            )
+        key = idempotency_key()
         cur, caller = opened(game_id)
         return chronicle().act(
             game_id, caller, body["action"], body["expected_version"], key, cur, if_match=if_match()

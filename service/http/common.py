@@ -33,6 +33,14 @@ IF_MATCH_PARAMETER = {
     "description": "an ETag of the game (from its summary, view or actions): the write is "
     "refused with 412 precondition_failed if the log head moved since",
 }
+IDEMPOTENCY_KEY = "Idempotency-Key"
+IDEMPOTENCY_PARAMETER = {
+    "in": "header",
+    "name": IDEMPOTENCY_KEY,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+    "description": "a retried POST with the same key returns the first response "
+    "while the log still holds it (after an undo: 422 idempotency_key_reused)",
+}
 AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 # OpenAPI links: what a client (and schemathesis' stateful tests) can do with a new game.
@@ -84,6 +92,14 @@ def if_match() -> str | None:
     if value is not None and len(value) > MAX_IF_MATCH:
         raise BadAction(f"If-Match is longer than {MAX_IF_MATCH}", {IF_MATCH: ["too long"]})
     return value
+
+
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header (1 to 128 characters, as documented)."""
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is not None and not 1 <= len(key) <= 128:
+        raise BadAction("Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]})
+    return key
 
 
 def opened(game_id: str) -> tuple[Current, Caller]:
