@@ -26,11 +26,20 @@ The counters live in the same Redis as the events, through the same client (so `
 Redis is unreachable the limit cannot be checked and the request is answered ``503
 unavailable``, as it would be by the handler.
 
+**Quotas on new games** (the storage they cost is the scarce thing, not requests): creating
+(``POST /api/v1/games``) and importing (``POST /api/v1/games/import``) count, per address and
+per token, against their own windows, apart from the rate limits above.  Over a quota: the same
+429 ``rate_limited``; nothing is stored.  The storage budget itself (507 ``storage_full``) is
+``service/budget.py``'s.
+
 Configuration, read when the app is built (``flask-limiter`` syntax, e.g. ``600/minute`` or
 ``20/second;600/minute``; ``off`` disables that limit):
 
 - ``CHRONICLE_RATE_LIMIT``: per token, default ``DEFAULT_TOKEN_LIMIT``;
-- ``CHRONICLE_RATE_LIMIT_ADDRESS``: per address, default ``DEFAULT_ADDRESS_LIMIT``.
+- ``CHRONICLE_RATE_LIMIT_ADDRESS``: per address, default ``DEFAULT_ADDRESS_LIMIT``;
+- ``CHRONICLE_CREATE_QUOTA``: games created per address and per token, default
+  ``DEFAULT_CREATE_QUOTA``;
+- ``CHRONICLE_IMPORT_QUOTA``: imports per address and per token, default ``DEFAULT_IMPORT_QUOTA``.
 
 The defaults apply to an app that configures itself from the environment (``create_app()``:
 gunicorn, ``chronicle serve``, the Docker image).  An app built from an explicit ``Settings``
@@ -58,30 +67,44 @@ from service.http.ratelimit import Counters, Limit
 # Generous: a person, a browser tab long-polling and a script driving a game all stay under.
 DEFAULT_TOKEN_LIMIT = "20/second;600/minute"
 DEFAULT_ADDRESS_LIMIT = "50/second;3000/minute"
+# A person starts a few games an hour; a flood of creations is storage, kept for good.
+DEFAULT_CREATE_QUOTA = "20/minute;200/hour;1000/day"
+DEFAULT_IMPORT_QUOTA = "10/minute;50/hour;200/day"
+QUOTA_PATHS = {"create": "/api/v1/games", "import": "/api/v1/games/import"}
 OFF = frozenset({"off", "none", "0", "false", "no"})
 UNLIMITED_PATHS = ("/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/docs")
 KEY_PREFIX = "chronicle-rl"
+
+
+def _setting(env: Mapping[str, str], name: str, default: str, defaults: bool) -> str | None:
+    """One limit's value, None where disabled; an invalid value raises."""
+    value = (env.get(name) or (default if defaults else "off")).strip()
+    if value.lower() in OFF:
+        return None
+    try:
+        parse_many(value)
+    except ValueError as exc:
+        raise RuntimeError(f"{name}={value!r} is not a rate limit: {exc}") from None
+    return value
 
 
 def configured(
     env: Mapping[str, str] = os.environ, defaults: bool = True
 ) -> tuple[str | None, str | None]:
     """The (per token, per address) limits, None where disabled; invalid values raise."""
-    out: list[str | None] = []
-    for name, default in (
-        ("CHRONICLE_RATE_LIMIT", DEFAULT_TOKEN_LIMIT),
-        ("CHRONICLE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
-    ):
-        value = (env.get(name) or (default if defaults else "off")).strip()
-        if value.lower() in OFF:
-            out.append(None)
-            continue
-        try:
-            parse_many(value)
-        except ValueError as exc:
-            raise RuntimeError(f"{name}={value!r} is not a rate limit: {exc}") from None
-        out.append(value)
-    return out[0], out[1]
+    return (
+        _setting(env, "CHRONICLE_RATE_LIMIT", DEFAULT_TOKEN_LIMIT, defaults),
+        _setting(env, "CHRONICLE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT, defaults),
+    )
+
+
+def quotas(env: Mapping[str, str] = os.environ, defaults: bool = True) -> dict[str, str]:
+    """The quotas on new games that are on: {"create" | "import": limit}."""
+    out = {
+        "create": _setting(env, "CHRONICLE_CREATE_QUOTA", DEFAULT_CREATE_QUOTA, defaults),
+        "import": _setting(env, "CHRONICLE_IMPORT_QUOTA", DEFAULT_IMPORT_QUOTA, defaults),
+    }
+    return {k: v for k, v in out.items() if v}
 
 
 def token_key() -> str:
@@ -132,7 +155,8 @@ def install(
     (returns the counters, or None if both rate limits are off)."""
     app.before_request(_refuse_deep_json)
     per_token, per_address = configured(env, defaults)
-    if not (per_token or per_address):
+    quota = {kind: Limit.parse(q) for kind, q in quotas(env, defaults).items()}
+    if not (per_token or per_address or quota):
         return None
     counters = Counters(client, KEY_PREFIX)
     address = Limit.parse(per_address) if per_address else None
@@ -141,9 +165,16 @@ def install(
     def limit() -> None:
         if _unlimited():
             return
+        by_token = _bearer() is not None
         scoped = [(address_key(), address)] if address else []
-        if token and _bearer() is not None:
+        if token and by_token:
             scoped.append((token_key(), token))
+        if request.method == "POST":
+            for kind, q in quota.items():
+                if request.path == QUOTA_PATHS[kind]:  # a quota: per address and per token
+                    scoped.append((f"{kind}:{address_key()}", q))
+                    if by_token:
+                        scoped.append((f"{kind}:{token_key()}", q))
         if scoped:
             counters.hit(scoped)  # a RedisError becomes 503 unavailable
 
