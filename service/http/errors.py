@@ -19,7 +19,15 @@ from werkzeug.exceptions import HTTPException
 from domain.errors import BadAction, Forbidden, IllegalAction, Refused, StateConflict, UndoRefused
 from service import observability
 from service.chat import RateLimited
-from service.errors import ImportRefused, NotFound, Unauthorized, VersionConflict
+from service.errors import (
+    IdempotencyKeyReused,
+    ImportRefused,
+    NotFound,
+    PreconditionFailed,
+    StorageFull,
+    Unauthorized,
+    VersionConflict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -31,9 +39,12 @@ STATUS: dict[type[Refused], int] = {
     VersionConflict: 409,
     UndoRefused: 409,
     StateConflict: 409,
+    PreconditionFailed: 412,
     RateLimited: 429,
     IllegalAction: 422,
     ImportRefused: 422,
+    IdempotencyKeyReused: 422,
+    StorageFull: 507,
 }
 
 HTTP_CODES = {
@@ -120,6 +131,11 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(redis.RedisError)
     def unavailable(error: redis.RedisError) -> tuple[Any, int]:
+        if isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM" in str(error):
+            # maxmemory with noeviction: Redis refused the write, nothing was stored
+            log.warning("redis refused a write: out of its memory budget")
+            message = "the event store is full (its memory budget); nothing was stored"
+            return jsonify(body("storage_full", message)), 507
         log.warning("redis unavailable: %s", type(error).__name__)
         return jsonify(body("unavailable", "the event store is unavailable; retry shortly")), 503
 
