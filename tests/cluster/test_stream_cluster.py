@@ -1,6 +1,6 @@
 """Push on a Redis Cluster: games on every master, watched through one process; each stream
-gets its own game's events and undo notices, long-polls are answered, and the process holds
-one subscription whatever the number of watchers."""
+gets its own game's events, undo notices and chat lines, long-polls are answered, and the
+process holds one subscription whatever the number of watchers."""
 
 from __future__ import annotations
 
@@ -77,6 +77,11 @@ def test_streams_and_long_polls_on_every_master(cluster_api_url: str, cluster_ur
         t.join(30)
     assert sorted(polls) == sorted(games)
     assert all(r.status_code == 200 and r.json()["events"] for r in polls.values())
+    for gid in games:  # chat lines too, from every master, each to its own game's streams
+        r = api.post(f"/api/v1/games/{gid}/chat", {"text": f"hello {gid}", "name": "Fan"})
+        assert r.status_code == 201, r.text
+        frame, _ = streams[gid].until("chat")
+        assert frame.data["text"] == f"hello {gid}" and frame.data["id"] == r.json()["id"]
     for st in extra:
         assert _next(st).kind == "events"
     for gid in games:
