@@ -28,4 +28,3 @@ if [ -n "$missing" ]; then
       "the tests that need them will be skipped" >&2
   fi
 fi
-
