@@ -7,13 +7,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, jsonify, request
+from flask import Flask, request
 from flask_smorest import Api
 
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.connections import connect
-from service.http import actions, catalog, errors, events, games, history, limits, undo, views
+from service.http import (
+    actions,
+    catalog,
+    errors,
+    events,
+    games,
+    health,
+    history,
+    limits,
+    openapi,
+    undo,
+    views,
+)
 from service.http.schemas import ApiError
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
@@ -29,21 +41,6 @@ class ChronicleApi(Api):
 
     def handle_http_exception(self, error: Any) -> Any:
         return errors.http_error(error)
-
-
-health = Blueprint("health", __name__)
-
-
-@health.get("/healthz")
-def healthz() -> Any:
-    return jsonify({"status": "ok"})
-
-
-@health.get("/readyz")
-def readyz() -> Any:
-    ch: Chronicle = current_app.extensions["chronicle"]
-    ch.store.ping()  # a RedisError becomes 503 unavailable
-    return jsonify({"status": "ready"})
 
 
 def events_client(settings: Settings) -> Any:
@@ -79,11 +76,11 @@ def create_app(settings: Settings | None = None) -> Flask:
             },
         },
     )
-    api = ChronicleApi(app)
+    api = ChronicleApi(app, spec_kwargs={"extra_plugins": [openapi.ErrorResponses()]})
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for resource in (catalog, games, views, actions, events, undo, history):
+    openapi.install(api)
+    for resource in (catalog, games, views, actions, events, undo, history, health):
         api.register_blueprint(resource.blp)
-    app.register_blueprint(health)
     errors.install(app)
 
     @app.before_request

@@ -11,6 +11,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from domain import games
 from domain.engine import ACTIVE, FINISHED, SCORING
+from service.http.errors import ERRORS
 
 
 class _Printable(validate.Regexp):
@@ -31,6 +32,21 @@ class _Printable(validate.Regexp):
         return value
 
 
+class Typed(fields.Raw):
+    """A JSON object whose OpenAPI schema is a component made elsewhere (``game_schemas``:
+    ``GameAction``, ``GameViewState``, ``GameEvent``); it loads any JSON object (the rules
+    check it, with their own messages) and dumps the value as it is."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Not a valid mapping type.")
+        return value
+
+
 NAME = [validate.Length(min=1, max=64), _Printable()]
 # Versions are counted in a Redis stream id (64-bit); no game comes near this bound, and a
 # request past it is refused here rather than by Redis.
@@ -38,7 +54,11 @@ MAX_VERSION = 1_000_000_000
 
 
 class ErrorBody(Schema):
-    code = fields.Str(required=True, metadata={"description": "machine-readable code"})
+    code = fields.Str(
+        required=True,
+        validate=validate.OneOf([e.code for e in ERRORS]),
+        metadata={"description": "machine-readable code (docs/errors.md)"},
+    )
     message = fields.Str(required=True, metadata={"description": "what is wrong, for a person"})
     details = fields.Dict(required=True)
 
@@ -169,19 +189,17 @@ class View(Schema):
     status = fields.Str(required=True)
     you = fields.Int(allow_none=True, required=True)
     to_act = fields.List(fields.Int(), required=True)
-    state = fields.Dict(required=True, metadata={"description": "the game's view (rules digest)"})
+    state = Typed("GameViewState", required=True)
     result = fields.Nested(Result)
 
 
 class Actions(Schema):
     version = fields.Int(required=True)
-    actions = fields.List(fields.Dict(), required=True)
+    actions = fields.List(Typed("GameAction"), required=True)
 
 
 class ActIn(Schema):
-    action = fields.Dict(
-        keys=fields.Str(), required=True, metadata={"description": "one of GET .../actions"}
-    )
+    action = Typed("GameAction", required=True)
     expected_version = fields.Int(
         required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION)
     )
@@ -197,7 +215,7 @@ class Event(Schema):
 
 class Events(Schema):
     version = fields.Int(required=True)
-    events = fields.List(fields.Nested(Event), required=True)
+    events = fields.List(Typed("GameEvent"), required=True)
 
 
 class EventsQuery(Schema):
