@@ -1,13 +1,13 @@
 """The typed games of the OpenAPI document cannot drift from what the rules produce.
 
-Random play of every game, with its fewest and most players and every option (the engine's path, as the
-service runs it): every legal action, every view (each seat's, a spectator's, the full view
-after the end or revealed) and every event as each caller sees it (redacted, and in full)
-validates against the components the service publishes (``/api/v1/openapi.json``):
-``<Game>Action``, ``<Game>ViewState``, ``<Game>Event`` and the generic ``View``, ``Actions``
-and ``Events`` documents.  The components are made from the engine's ``Field`` specs and the
-shapes each game declares (``domain/games/<game>/shapes.py``); a shape that does not say what
-the rules produce fails here, naming the component and the path.
+Random play of every game, with its fewest and most players and every option (the
+engine's path, as the service runs it): every legal action, every view (each seat's, a
+spectator's, the full view after the end or revealed) and every event as each caller sees
+it (redacted, and in full) validates against the components the service publishes
+(``/api/v1/openapi.json``): ``<Game>Action``, ``<Game>ViewState``, ``<Game>Event`` and the
+generic ``View`` and ``Actions`` documents.  The components are made from the engine's
+``Field`` specs and the shapes each game declares (``domain/games/<game>/shapes.py``); a
+shape that does not say what the rules produce fails here, naming the component and path.
 """
 
 from __future__ import annotations
