@@ -54,6 +54,7 @@ class ImportResource(MethodView):
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)
     @blp.alt_response(422, schema=s.ApiError, description="tampered or illegal log")
+    @blp.doc(security=AUTH)
     def post(self, doc: dict[str, Any]) -> dict[str, Any]:
         """Import an exported log: it is replayed through the rules, refused if it was tampered
         with or holds an illegal action.  The game gets a new id and new tokens."""

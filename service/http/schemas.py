@@ -12,6 +12,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from domain import games
 from domain import table as tables
 from domain.engine import ACTIVE, FINISHED, SCORING
+from service.http.errors import ERRORS
 
 
 class _Printable(validate.Regexp):
@@ -32,6 +33,21 @@ class _Printable(validate.Regexp):
         return value
 
 
+class Typed(fields.Raw):
+    """A JSON object whose OpenAPI schema is a component made elsewhere (``game_schemas``:
+    ``GameAction``, ``GameViewState``, ``GameEvent``); it loads any JSON object (the rules
+    check it, with their own messages) and dumps the value as it is."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Not a valid mapping type.")
+        return value
+
+
 NAME = [validate.Length(min=1, max=64), _Printable()]
 # Versions are counted in a Redis stream id (64-bit); no game comes near this bound, and a
 # request past it is refused here rather than by Redis.
@@ -39,7 +55,11 @@ MAX_VERSION = 1_000_000_000
 
 
 class ErrorBody(Schema):
-    code = fields.Str(required=True, metadata={"description": "machine-readable code"})
+    code = fields.Str(
+        required=True,
+        validate=validate.OneOf([e.code for e in ERRORS]),
+        metadata={"description": "machine-readable code (docs/errors.md)"},
+    )
     message = fields.Str(required=True, metadata={"description": "what is wrong, for a person"})
     details = fields.Dict(required=True)
 
@@ -242,20 +262,18 @@ class View(Schema):
     status = fields.Str(required=True)
     you = fields.Int(allow_none=True, required=True)
     to_act = fields.List(fields.Int(), required=True)
-    state = fields.Dict(required=True, metadata={"description": "the game's view (rules digest)"})
+    state = Typed("GameViewState", required=True)
     result = fields.Nested(Result)
     deadlines = fields.Dict(keys=fields.Str(), values=fields.Str())
 
 
 class Actions(Schema):
     version = fields.Int(required=True)
-    actions = fields.List(fields.Dict(), required=True)
+    actions = fields.List(Typed("GameAction"), required=True)
 
 
 class ActIn(Schema):
-    action = fields.Dict(
-        keys=fields.Str(), required=True, metadata={"description": "one of GET .../actions"}
-    )
+    action = Typed("GameAction", required=True)
     expected_version = fields.Int(
         required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION)
     )
@@ -271,7 +289,7 @@ class Event(Schema):
 
 class Events(Schema):
     version = fields.Int(required=True)
-    events = fields.List(fields.Nested(Event), required=True)
+    events = fields.List(Typed("GameEvent"), required=True)
 
 
 class EventsQuery(Schema):
