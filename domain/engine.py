@@ -198,8 +198,13 @@ ENGINE_EVENT_DATA: dict[str, Shape] = {
         {
             "game": sh.STR,
             "options": sh.map_of(sh.STR, "option names"),
-            "players": sh.list_of(sh.record({"name": sh.STR, "bot": sh.nullable(sh.STR)})),
+            "players": sh.list_of(
+                sh.record(
+                    {"name": sh.nullable(sh.STR, "null: an open seat"), "bot": sh.nullable(sh.STR)}
+                )
+            ),
             "rules_version": sh.optional(sh.integer("absent: 1")),
+            "table": sh.optional(tables.RULES_DATA),
         }
     ),
     GAME_FINISHED: sh.record(

@@ -20,8 +20,9 @@ from __future__ import annotations
 from typing import Any
 
 from domain import games
+from domain import table as tables
 from domain.engine import ENGINE_EVENT_DATA, Field, Game
-from domain.shapes import Shape
+from domain.shapes import Shape, optional
 
 Schema = dict[str, Any]
 REF = "#/components/schemas/"
@@ -58,6 +59,15 @@ def field_schema(f: Field) -> Schema:
     if f.doc:
         out["description"] = f.doc
     return out
+
+
+def _either(a: Shape, b: Shape) -> Shape:
+    """Two records under one event name (the table's ``GameStarted`` and Artus's): one record
+    of both fields, those of one only optional (an ``anyOf`` of the two would do too, but
+    generated clients make a model twice of it)."""
+    fa, fb = a["fields"], b["fields"]
+    fields = {n: f if n in fa and n in fb else optional(f) for n, f in {**fa, **fb}.items()}
+    return {**b, "fields": fields}
 
 
 def shape_schema(shape: Shape) -> Schema:
@@ -138,7 +148,10 @@ def game_components(game: Game) -> dict[str, Schema]:
         "description": f"the state of a {game.name} view (a seat's, a spectator's or all of it)",
     }
     events: dict[str, str] = {}
-    for kind, shape in {**ENGINE_EVENT_DATA, **game.event_data}.items():
+    shapes = {**ENGINE_EVENT_DATA, **tables.EVENT_DATA}
+    for kind, own in game.event_data.items():  # a game's event of a table event's name
+        shapes[kind] = _either(shapes[kind], own) if kind in shapes else own
+    for kind, shape in shapes.items():
         name = f"{p}Event{kind}"
         events[kind] = name
         out[f"{name}Data"] = shape_schema(shape)

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from domain import games
+from domain import table as tables
 from domain.engine import Config, Game, Player
 from domain.simulate import playthrough
 from projections.records import Recorded, public
@@ -50,7 +51,7 @@ def test_every_game_has_its_components() -> None:
         assert set(union["discriminator"]["mapping"]) == set(game.actions)
         assert f"{p}ViewState" in schemas
         events = schemas[f"{p}Event"]["discriminator"]["mapping"]
-        assert {"GameCreated", "GameFinished", *game.event_data} == set(events)
+        assert {"GameCreated", "GameFinished", *tables.EVENT_DATA, *game.event_data} == set(events)
         # a field of an action is typed as the engine checks it
         for kind, spec in game.actions.items():
             props = schemas[f"{p}Action{kind.title().replace('_', '')}"]["properties"]
