@@ -102,6 +102,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     resources = (catalog, games, views, actions, events, undo, history, lobby, webhook, chat)
     for resource in (*resources, health):
         api.register_blueprint(resource.blp)
+    openapi.creation_rules(api)
     app.register_blueprint(pages)  # the browser client (service/web)
     app.register_blueprint(docs.blueprint())
     errors.install(app)

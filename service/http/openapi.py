@@ -11,6 +11,14 @@
   rate-limited, 503 unless it never touches Redis, 507 for writes.  Each response lists the
   codes of its status, from the one table (``errors.ERRORS``), whose closed enum the error
   schema carries.
+- **Creation**: what ``POST /games`` checks beyond marshmallow's fields is documented too, so
+  a schema-valid creation is accepted (``creation_rules``, after the blueprints): a seat is
+  ``NamedSeat`` or ``OpenSeat`` (a name is required unless the seat is open, and an open
+  seat has neither name nor bot: ``schemas.PlayerIn.named_unless_open``), and ``CreateGame``
+  is a ``oneOf`` on ``game`` of ``Create<Game>Game``, with that game's player count, its
+  options and their values (``game_config.option_values``, as ``checked_config`` checks) and
+  the turn time's form (``domain.table.duration_ms``).  Each is made from the fields
+  marshmallow documented (one source); the minimum turn time is left to the answer (400).
 - **400, not 422**: webargs answers schema violations with 422 by default and flask-smorest
   documents that; the contract says 400, so the parser of every blueprint (``Parser``) uses
   400, and the document says so.
@@ -25,8 +33,11 @@ from apispec import APISpec, BasePlugin
 from flask_smorest import Api
 from webargs.flaskparser import FlaskParser
 
+from domain import games
+from service.game_config import option_values
 from service.http import game_schemas, limits
 from service.http.errors import CODES, codes_for
+from service.http.game_schemas import REF
 from service.http.schemas import Typed
 
 WRITES = frozenset({"post", "put", "patch", "delete"})
@@ -133,3 +144,84 @@ def install(api: Api) -> None:
     for name, schema in game_schemas.components().items():
         spec.components.schema(name, component=schema)
     api.ma_plugin.converter.add_attribute_function(_typed_field)
+
+
+def _null_only(like: dict[str, Any]) -> dict[str, Any]:
+    """A property that may be absent or JSON null, nothing else (OpenAPI 3.0: ``enum`` holds
+    ``null`` and ``nullable`` lets it through; ``type`` is kept for generators)."""
+    return {"type": like.get("type", "string"), "nullable": True, "enum": [None]}
+
+
+# ``domain.table.duration_ms``'s form (a superset: "P", "PT" and a trailing "T" are excluded
+# by the lookaheads, a zero or too short duration is left to the answer's 400).
+TURN_TIME = r"^(?!PT?$)(?!.*T$)P(?:\d+W)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d{1,3})?S)?)?$"
+
+
+def _seats(schemas: dict[str, Any]) -> None:
+    props = schemas["PlayerIn"]["properties"]
+    name = {k: v for k, v in props["name"].items() if k not in ("nullable", "default")}
+    flag = {k: v for k, v in props["open"].items() if k not in ("default", "description")}
+    schemas["NamedSeat"] = {
+        "type": "object",
+        "description": "a seat played by the named person, or by a bot under that name",
+        "properties": {
+            "name": {**name, "description": "the player's name"},
+            "bot": props["bot"],
+            "open": {**flag, "enum": [False], "default": False},
+        },
+        "required": ["name"],
+        "additionalProperties": False,
+    }
+    schemas["OpenSeat"] = {
+        "type": "object",
+        "description": props["open"].get("description", ""),
+        "properties": {
+            "open": {**flag, "enum": [True]},
+            "name": _null_only(props["name"]),
+            "bot": _null_only(props["bot"]),
+        },
+        "required": ["open"],
+        "additionalProperties": False,
+    }
+    schemas["PlayerIn"] = {
+        "description": "a named seat, or an open one (a name is required unless it is open)",
+        "oneOf": [{"$ref": REF + "NamedSeat"}, {"$ref": REF + "OpenSeat"}],
+    }
+
+
+def _creations(schemas: dict[str, Any]) -> None:
+    base = schemas["CreateGame"]
+    names: dict[str, str] = {}
+    for game in games.GAMES.values():
+        name = f"Create{game_schemas.prefix(game)}Game"
+        names[game.id] = REF + name
+        props = dict(base["properties"])
+        props["game"] = {"type": "string", "enum": [game.id]}
+        props["players"] = {
+            **props["players"],
+            "minItems": game.min_players,
+            "maxItems": game.max_players,
+        }
+        props["options"] = {
+            "type": "object",
+            "description": "the game's options (each absent one takes its first value)",
+            "properties": {
+                k: {"type": "string", "enum": list(v)} for k, v in option_values(game).items()
+            },
+            "additionalProperties": False,
+        }
+        props["turn_time"] = {**props["turn_time"], "pattern": TURN_TIME}
+        schemas[name] = {**base, "description": f"a game of {game.name}", "properties": props}
+    schemas["CreateGame"] = {
+        "description": "a new game: its rules, seats and options (by `game`)",
+        "oneOf": [{"$ref": ref} for ref in names.values()],
+        "discriminator": {"propertyName": "game", "mapping": names},
+    }
+
+
+def creation_rules(api: Api) -> None:
+    """The seat and per-game rules of ``POST /games`` (module doc), once the blueprints are
+    registered (marshmallow has documented ``PlayerIn`` and ``CreateGame`` by then)."""
+    schemas: dict[str, Any] = api.spec.components.schemas
+    _seats(schemas)
+    _creations(schemas)

@@ -48,6 +48,16 @@ class Typed(fields.Raw):
         return value
 
 
+class StrictBool(fields.Bool):
+    """A JSON body's boolean: ``true`` or ``false`` only (marshmallow's also takes 1, "yes",
+    "on"..., which the document, a JSON boolean, says are refused)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 NAME = [validate.Length(min=1, max=64), _Printable()]
 # Versions are counted in a Redis stream id (64-bit); no game comes near this bound, and a
 # request past it is refused here rather than by Redis.
@@ -92,7 +102,8 @@ def choices_now(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]
     know the games and bots offered), still without a copy taken at import."""
     for validator in field.validators:
         if isinstance(validator, _OneOfNow):
-            return {"enum": list(validator._choices())}
+            none = [None] if field.allow_none else []  # OpenAPI 3.0: a nullable enum lists null
+            return {"enum": [*validator._choices(), *none]}
     return {}
 
 
@@ -116,7 +127,7 @@ def _bots() -> list[str]:
 class PlayerIn(Schema):
     name = fields.Str(load_default=None, validate=NAME, metadata={"description": "unless open"})
     bot = fields.Str(load_default=None, allow_none=True, validate=_OneOfNow(_bots))
-    open = fields.Bool(
+    open = StrictBool(
         load_default=False,
         metadata={"description": "an open seat, taken by whoever holds its invitation"},
     )
@@ -143,13 +154,15 @@ class CreateGame(Schema):
         validate=validate.Length(min=1, max=256),
         metadata={"description": "optional: a seed chosen by the creator (reproducible games)"},
     )
-    public = fields.Bool(
+    public = StrictBool(
         load_default=None, metadata={"description": "listed in the lobby (status waiting)"}
     )
     turn_time = fields.Str(
         load_default=None,
         validate=validate.Length(min=2, max=32),
-        metadata={"description": "ISO 8601 duration per turn (P3D, PT2M; at least PT1S)"},
+        metadata={
+            "description": "ISO 8601 duration per turn (P3D, PT2M; at least PT1S, at most P365D)"
+        },
     )
     resign_bot = fields.Str(
         load_default=None,

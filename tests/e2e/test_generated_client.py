@@ -35,21 +35,21 @@ from chronicle_api.models import (
     ActionsDocument,
     ArtusEventKnightPlaced,
     ArtusViewState,
-    CreateGame,
-    CreateGameGame,
-    CreateGameOptions,
+    CreateArtusGame,
+    CreateArtusGameGame,
+    CreateArtusGameOptions,
     Created,
     EventsDocument,
-    PlayerIn,
+    NamedSeat,
     View,
 )
 
 
 def main(base: str) -> None:
-    options = CreateGameOptions.from_dict({"rules": "basic"})
-    body = CreateGame(
-        game=CreateGameGame.ARTUS,
-        players=[PlayerIn(name="Ann"), PlayerIn(name="Bob")],
+    options = CreateArtusGameOptions.from_dict({"rules": "basic"})
+    body = CreateArtusGame(
+        game=CreateArtusGameGame.ARTUS,
+        players=[NamedSeat(name="Ann"), NamedSeat(name="Bob")],
         options=options,
         seed="generated-client",
     )
