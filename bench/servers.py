@@ -25,7 +25,12 @@ ROOT = Path(__file__).resolve().parent.parent
 ADMIN_TOKEN = "bench-admin-token"
 # The benchmark drives hundreds of games a second from one address: rate limits off (they
 # cost a Redis round trip per limit and request; see the README).
-NO_LIMITS = {"CHRONICLE_RATE_LIMIT": "off", "CHRONICLE_RATE_LIMIT_ADDRESS": "off"}
+NO_LIMITS = {
+    "CHRONICLE_RATE_LIMIT": "off",
+    "CHRONICLE_RATE_LIMIT_ADDRESS": "off",
+    "CHRONICLE_CREATE_QUOTA": "off",
+    "CHRONICLE_IMPORT_QUOTA": "off",
+}
 
 
 class Servers:

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from projections.records import Recorded, dumps
 
@@ -37,4 +38,31 @@ def first_break(key: bytes, records: Iterable[Recorded], prev: str = GENESIS) ->
             return rec.version
         prev = rec.hash
         expected_version = rec.version + 1
+    return None
+
+
+# The undo trail has a chain of its own, keyed the same way and domain-separated from the log's:
+# ``undo_hash_n = HMAC-SHA256(chain_key, "chronicle-undo:" || undo_hash_{n-1} || canonical(record_n
+# without its hash))``.  A record added, removed, reordered or altered (who, when, what) breaks
+# it; ``/audit`` reports the verdict beside the log's.
+UNDO_DOMAIN = b"chronicle-undo:"
+
+
+def link_undo(key: bytes, prev: str, record: Mapping[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "hash"}
+    return hmac.new(
+        key, UNDO_DOMAIN + prev.encode() + dumps(body).encode(), hashlib.sha256
+    ).hexdigest()
+
+
+def first_undo_break(key: bytes, records: Iterable[Mapping[str, Any]]) -> int | None:
+    """The index of the first undo record that does not chain, else None."""
+    prev = GENESIS
+    for i, record in enumerate(records):
+        stated = record.get("hash")
+        if not isinstance(stated, str) or not hmac.compare_digest(
+            link_undo(key, prev, record), stated
+        ):
+            return i
+        prev = stated
     return None

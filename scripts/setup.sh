@@ -14,12 +14,17 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet -e '.[test]'
   rm -f .venv/.installed-* && touch "$stamp"
 fi
-# The browser tests drive Debian's chromium through Playwright (never a downloaded browser).
-if [ ! -x /usr/bin/chromium ]; then
+# The browser tests drive Debian's chromium through Playwright (never a downloaded browser);
+# the README's walk-through (run by a test) uses curl and jq.
+missing=""
+[ -x /usr/bin/chromium ] || missing="$missing chromium"
+command -v jq > /dev/null || missing="$missing jq"
+command -v curl > /dev/null || missing="$missing curl"
+if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium > /dev/null
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing > /dev/null
   else
-    echo "note: /usr/bin/chromium is missing (as root: apt-get install -y chromium);" \
-      "the browser tests will be skipped" >&2
+    echo "note: missing:$missing (as root: apt-get install -y$missing);" \
+      "the tests that need them will be skipped" >&2
   fi
 fi

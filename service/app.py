@@ -34,6 +34,7 @@ from service.http import (
     middleware,
     openapi,
     stream,
+    text,
     undo,
     views,
     webhook,
@@ -74,7 +75,13 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
             webhooks.Webhooks(Queue(webhooks.QUEUE, connection=queue, serializer=JSONSerializer)),
         ]
     )
-    return Chronicle(RedisEventStore(events), jobs, settings.admin_token, hooks=hooks)
+    return Chronicle(
+        RedisEventStore(events),
+        jobs,
+        settings.admin_token,
+        hooks=hooks,
+        open_import=settings.open_import,
+    )
 
 
 def create_app(settings: Settings | None = None) -> Flask:
@@ -117,6 +124,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     client = events_client(chosen)
     app.extensions["chronicle"] = build_chronicle(chosen, client)
     limits.install(app, client, defaults=settings is None)
+    text.install(app)  # after the depth check that limits.install registers
     stream.install(app, api, client, defaults=settings is None)
     app.wsgi_app = edge.EdgeLimits(app.wsgi_app)  # type: ignore[method-assign]
     return app

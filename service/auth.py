@@ -50,6 +50,19 @@ def bearer(header: str | None) -> str | None:
     return token
 
 
+def require_admin(header: str | None, admin_token: str | None) -> None:
+    """Refuse (401) unless the header carries the operator's token (imports need it)."""
+    token = bearer(header)
+    if not (
+        token is not None
+        and admin_token
+        and hmac.compare_digest(token.encode(), admin_token.encode())
+    ):
+        raise Unauthorized(
+            "imports need the admin token (the operator may open them: CHRONICLE_OPEN_IMPORT=1)"
+        )
+
+
 def resolve(meta: GameMeta, token: str | None, admin_token: str | None) -> Caller:
     """The caller a token stands for in this game; no token is a spectator."""
     if token is None:

@@ -10,9 +10,10 @@ and no rule ever sees it.  Keys (hash-tagged like the game's, so they share its 
                           kept; readers get it without its text, the export with it);
 - ``{g:ID}:chat:rate:*``  per-sender counters of the rate limit.
 
-A push stream (SSE) picks new lines up with ``XREAD BLOCK`` on ``{g:ID}:chat`` from the last
-line id it sent (``wait`` and ``lines`` below), and shows each line only to callers who may
-read its room (``readable_rooms``).
+Each line and each hide is announced on the stream's channel (``chat <game id> <line id>``,
+a line in the same atomic call that adds it): the push stream (``service.chat_stream``) shows
+each line only to callers who may read its room (``readable_rooms``), a hidden one without
+its text.
 
 The players' room is readable by the seats (and the operator) until the game is over, then by
 everyone; the spectators' room by everyone.  Limits: ``MAX_TEXT`` characters a line, and
@@ -32,6 +33,7 @@ import redis
 from domain.errors import BadAction, Forbidden, Refused
 from projections.records import iso
 from projections.views import ADMIN, HOST, SEAT, Caller
+from service.stream import CHANNEL
 
 PLAYERS, SPECTATORS = "players", "spectators"
 ROOMS = (PLAYERS, SPECTATORS)
@@ -43,6 +45,7 @@ DEFAULT_RATE = "5/10"
 _ADD = """
 local n = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], n .. '-0', 'l', ARGV[1])
+redis.call('PUBLISH', ARGV[2], 'chat ' .. ARGV[3] .. ' ' .. n)
 return n
 """
 
@@ -136,7 +139,8 @@ def post(
         )
     line = {"room": room, "seat": seat, "name": name, "at": iso(at), "text": text}
     k = keys(game_id)
-    n = int(r.eval(_ADD, 2, k["chat"], k["n"], json.dumps(line, ensure_ascii=False)))
+    body = json.dumps(line, ensure_ascii=False)
+    n = int(r.eval(_ADD, 2, k["chat"], k["n"], body, CHANNEL, game_id))
     return {"id": n, **line}
 
 
@@ -171,12 +175,8 @@ def hide(r: redis.Redis, game_id: str, line_id: int, at: int) -> bool:
     if not r.xrange(k["chat"], f"{line_id}-0", f"{line_id}-0"):
         return False
     r.hset(k["hidden"], str(line_id), json.dumps({"by": "host", "at": iso(at)}))
+    r.publish(CHANNEL, f"chat {game_id} {line_id} hidden")
     return True
-
-
-def wait(r: redis.Redis, game_id: str, after: int, timeout_ms: int) -> bool:
-    """Block up to ``timeout_ms`` for a line after ``after`` (for a push stream)."""
-    return bool(r.xread({keys(game_id)["chat"]: f"{after}-0"}, count=1, block=max(1, timeout_ms)))
 
 
 def export_lines(r: redis.Redis, game_id: str) -> list[dict[str, Any]]:

@@ -20,6 +20,7 @@ from domain.engine import Event, Match
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth
+from service.budget import WRITE
 from service.catalog import catalog
 from service.commands import Commands
 from service.documents import Documents, summary_doc
@@ -43,12 +44,14 @@ class Chronicle:
         admin_token: str | None = None,
         clock: Callable[[], int] = now_ms,
         hooks: Hooks | None = None,
+        open_import: bool = False,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.admin_token = admin_token
         self.clock = clock
         self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
+        self.open_import = open_import  # CHRONICLE_OPEN_IMPORT: anyone may import
         self.loader = Loader(store)
         self.commands = Commands(store, jobs, self.loader, clock, self.hooks)
         self.documents = Documents(store, self.loader)
@@ -129,9 +132,10 @@ class Chronicle:
         idempotency_key: str | None = None,
         loaded: Current | None = None,
         by_bot: bool = False,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
         return self.commands.act(
-            game_id, caller, action, expected_version, idempotency_key, loaded, by_bot
+            game_id, caller, action, expected_version, idempotency_key, loaded, by_bot, if_match
         )
 
     def append_table(
@@ -142,14 +146,28 @@ class Chronicle:
         command: Mapping[str, Any],
         tokens: Sequence[str | None] | None = None,
         at: int | None = None,
+        idem: tuple[str, Mapping[str, Any]] | None = None,
     ) -> Match:
-        return self.commands.append_table(cur, events, actor, command, tokens, at)
+        return self.commands.append_table(cur, events, actor, command, tokens, at, idem)
+
+    def idempotent(self, game_id: str, idem: str) -> dict[str, Any] | None:
+        return self.commands.idempotent(game_id, idem)
+
+    def check_storage(self) -> None:
+        """507 ``storage_full`` past the write mark (for writes beside the log: chat, hooks)."""
+        self.commands.budget.check(WRITE)
 
     def finish(self, game_id: str, expected_version: int) -> bool:
         return self.commands.finish(game_id, expected_version)
 
-    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
-        return self.commands.undo(game_id, caller, to_version)
+    def undo(
+        self, game_id: str, caller: Caller, to_version: int | None, if_match: str | None = None
+    ) -> dict[str, Any]:
+        return self.commands.undo(game_id, caller, to_version, if_match)
 
-    def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
+    def import_log(
+        self, doc: Mapping[str, Any], authorization: str | None = None
+    ) -> dict[str, Any]:
+        if not self.open_import:
+            auth.require_admin(authorization, self.admin_token)
         return self.commands.import_log(doc)

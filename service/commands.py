@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,16 +26,18 @@ from domain.undo import HOST as HOST_REQUESTER
 from domain.undo import undo_target
 from projections import chain
 from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
-from projections.records import CREATE, FINISH, Recorded, from_full, full, iso
+from projections.records import CREATE, FINISH, Recorded, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_doc
-from service import auth, chat, faults
-from service.errors import ImportRefused, VersionConflict
+from service import auth, chat, faults, imports
+from service.budget import NEW_GAME, WRITE, Budget
+from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
 from service.game_config import DEFAULT_UNDO, checked_config, player
 from service.hooks import Hooks, NoHooks
 from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
 from service.meta import GameMeta, Progress, follow_ups_of
+from service.preconditions import check_if_match
 from service.store import Conflict, EventStore
 
 
@@ -82,16 +85,21 @@ def progress(game: Game, match: Match, at: int) -> Progress:
     )
 
 
-def verify_export(doc: Mapping[str, Any]) -> tuple[Game, list[Recorded], Match]:
-    """The import validation (``POST /games/import``, ``chronicle restore``, ``chronicle
-    replay``): every batch's command replayed through the rules with the revealed seed, the
-    hash chain and the head.  Raises ``BadAction`` (malformed) or ``ImportRefused`` (tampered
-    or illegal, naming the version)."""
+def verify_export(
+    doc: Mapping[str, Any], now: int | None = None
+) -> tuple[Game, list[Recorded], Match]:
+    """The import validation of the log (``POST /games/import``, ``chronicle restore``,
+    ``chronicle replay``): ids, seats and times (``service/imports.py``; ``now``: the time
+    they may not be after, the wall clock by default), then every batch's command replayed
+    through the rules with the revealed seed, the hash chain and the head.  Raises
+    ``BadAction`` (malformed) or ``ImportRefused`` (tampered or illegal, naming the version
+    or the field)."""
     game = games.get(doc["game"])
     if game is None:
         raise BadAction(f"unknown game {doc['game']!r}", {"game": ["not offered"]})
+    now = time.time_ns() // 1_000_000 if now is None else now
     try:
-        records = [from_full(e) for e in doc["events"]]
+        records = imports.check_log(doc, game.max_players, now)
         match = replay(game, doc["seed"], records)
     except ReplayError as exc:
         raise ImportRefused(str(exc), {"version": exc.version}) from exc
@@ -145,12 +153,14 @@ class Commands:
         loader: Loader,
         clock: Callable[[], int],
         hooks: Hooks | None = None,
+        budget: Budget | None = None,
     ) -> None:
         self.store = store
         self.jobs = jobs
         self.loader = loader
         self.clock = clock
         self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
+        self.budget = budget or Budget(store)
 
     def create(
         self,
@@ -169,6 +179,7 @@ class Commands:
                 f"unknown game {game_name!r}", {"game": [f"one of: {', '.join(games.GAMES)}"]}
             )
         config = checked_config(game, players, options or {}, table)
+        self.budget.check(NEW_GAME)
         seed = seed if seed is not None else secrets.token_hex(32)
         events = engine.create(game, config, Rng.at(seed, 1))
         open_seats = set((table or {}).get("open") or ())
@@ -219,13 +230,17 @@ class Commands:
         idempotency_key: str | None = None,
         loaded: Current | None = None,
         by_bot: bool = False,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
         """Validate and append a seat's action; the response shows the events as it sees them.
 
         ``loaded`` is the state the caller already read (the API reads it to know who is
         calling); the conditional append makes using it as safe as reading it again.
         ``by_bot``: the bot job plays the seat (a person may not act for a seat a bot plays,
-        and a move against a version before the seat's timeout is ``turn_timed_out``)."""
+        and a move against a version before the seat's timeout is ``turn_timed_out``).
+        ``if_match`` (an ETag) must name the current head (412 otherwise).  A reused
+        idempotency key replays its first answer only while the log still holds what that
+        answer appended (an undo may have removed it: 422 ``idempotency_key_reused``)."""
         if caller.role != SEAT or caller.seat is None:
             raise Forbidden(
                 "not_a_player", "only a seat's token may act (spectators, host and admin may not)"
@@ -236,13 +251,15 @@ class Commands:
             idem = f"{seat}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}"
             stored = self.store.idempotent(game_id, idem)
             if stored is not None:
-                return stored
+                return self._replayed(game_id, stored)
         try:
-            return self._act(game_id, caller, seat, action, expected_version, idem, loaded, by_bot)
+            return self._act(
+                game_id, caller, seat, action, expected_version, idem, loaded, by_bot, if_match
+            )
         except VersionConflict:
             # A concurrent request with the same key may have won: answer as it was answered.
             if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
-                return stored
+                return self._replayed(game_id, stored)
             if not by_bot:
                 self._refuse_if_timed_out(game_id, seat, expected_version)
             raise
@@ -257,6 +274,22 @@ class Commands:
                     {"seat": seat, "timed_out_at": rec.version},
                 )
 
+    def _replayed(self, game_id: str, stored: dict[str, Any]) -> dict[str, Any]:
+        """A stored idempotent answer, if the log still holds the head it appended.
+
+        Stored answers are ``{"response", "version", "head"}`` (older ones, the bare
+        response, cannot be checked and are refused)."""
+        response, version, head = stored.get("response"), stored.get("version"), stored.get("head")
+        if isinstance(response, dict) and isinstance(version, int) and isinstance(head, str):
+            at = self.store.read(game_id, version - 1, 1)
+            if at and at[0].version == version and at[0].hash == head:
+                return response
+        raise IdempotencyKeyReused(
+            "this Idempotency-Key answered a move that is no longer in the log (it was undone); "
+            "use a new key",
+            {"Idempotency-Key": ["reused after the log changed"]},
+        )
+
     def _act(
         self,
         game_id: str,
@@ -267,11 +300,14 @@ class Commands:
         idem: str | None,
         loaded: Current | None,
         by_bot: bool = False,
+        if_match: str | None = None,
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
         engine.check_shape(cur.game, action)
+        self.budget.check(WRITE)
         if expected_version != cur.match.version:
             raise VersionConflict(cur.match.version)
+        check_if_match(if_match, cur.match.version, cur.head)
         if not by_bot and cur.match.table is not None:
             seating.check_person(cur.match, seat)
         version = cur.match.version
@@ -281,7 +317,8 @@ class Commands:
             "version": version + len(records),
             "events": events_for(cur.game, records, caller, reveal=False, config=cur.match.config),
         }
-        self._append(cur, records, idem=(idem, json.dumps(response)) if idem else None)
+        bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
+        self._append(cur, records, idem=(idem, json.dumps(bound)) if idem else None)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:
@@ -307,17 +344,35 @@ class Commands:
         command: Mapping[str, Any],
         tokens: Sequence[str | None] | None = None,
         at: int | None = None,
+        idem: tuple[str, Mapping[str, Any]] | None = None,
     ) -> Match:
         """Append a table command's events (``domain.seating``) through the one write path;
         ``tokens``: the seats' token hashes when they change with it (a join, a leave);
-        ``at``: the time the command was decided at (a timeout), else now."""
+        ``at``: the time the command was decided at (a timeout), else now;
+        ``idem``: (the idempotency record's key, the answer it replays), bound to the head
+        this append makes, as an action's is.  Under the storage budget's write mark, like
+        every write that grows the log."""
+        self.budget.check(WRITE)
         when = self.clock() if at is None else at
         records = chained(cur.seed, cur.match.version, cur.head, events, actor, dict(command), when)
         meta = replace(cur.meta, tokens=tuple(tokens)) if tokens is not None else None
-        return self._append(cur, records, whole=meta)
+        bound = None
+        if idem is not None:
+            head = {"version": records[-1].version, "head": records[-1].hash}
+            bound = (idem[0], json.dumps({"response": dict(idem[1]), **head}))
+        return self._append(cur, records, idem=bound, whole=meta)
 
-    def undo(self, game_id: str, caller: Caller, to_version: int | None) -> dict[str, Any]:
-        """Truncate the log (policy: the game's ``undo`` option, ``domain/undo.py``)."""
+    def idempotent(self, game_id: str, idem: str) -> dict[str, Any] | None:
+        """The answer stored under ``idem`` if the log still holds what it appended (None:
+        no answer stored; 422 ``idempotency_key_reused``: it was undone)."""
+        stored = self.store.idempotent(game_id, idem)
+        return None if stored is None else self._replayed(game_id, stored)
+
+    def undo(
+        self, game_id: str, caller: Caller, to_version: int | None, if_match: str | None = None
+    ) -> dict[str, Any]:
+        """Truncate the log (policy: the game's ``undo`` option, ``domain/undo.py``); with
+        ``if_match``, only if the head is the one it names."""
         if caller.role == SEAT and caller.seat is not None:
             requester: int | str = caller.seat
         elif caller.role == HOST:
@@ -325,6 +380,7 @@ class Commands:
         else:
             raise Forbidden("not_a_player", "only a seat or the host may undo")
         meta, records = self.loader.log(game_id)
+        check_if_match(if_match, meta.version, meta.head)
         game = rules_of(game_id, meta.game)
         match = fold(game, records)
         if requester != HOST_REQUESTER and match.bot(int(requester)):
@@ -342,13 +398,17 @@ class Commands:
         kept, removed = records[:target], records[target:]
         new_match = fold(game, kept)
         at = self.clock()
-        record = {
+        record: dict[str, Any] = {
             "by": "host" if requester == HOST_REQUESTER else f"seat:{requester}",
             "at": iso(at),
             "from_version": match.version,
             "to_version": target,
             "events": [full(r) for r in removed],
         }
+        # The undo trail's own chain (a concurrent undo fails the conditional truncate below).
+        last = self.store.last_undone(game_id)
+        prev = str(last.get("hash", "")) if last else chain.GENESIS
+        record["hash"] = chain.link_undo(chain.chain_key(meta.seed), prev, record)
         head = kept[-1].hash
         try:
             self.store.truncate(
@@ -365,19 +425,28 @@ class Commands:
         }
 
     def import_log(self, doc: Mapping[str, Any]) -> dict[str, Any]:
-        """Replay an exported log through the rules; store it as a new game with new tokens."""
-        game, records, match = verify_export(doc)
+        """Check an exported document whole (``service/imports.py``: ids, times, the undo
+        trail and its chain, the chat lines; the rules by replay), then store it as a new game
+        with new tokens.  Nothing is stored unless every check passed."""
+        now = self.clock()
+        game, records, match = verify_export(doc, now)
+        seed = doc["seed"]
+        setup = setup_length(records)
+        seats = len(match.config.players)
+        undone = imports.check_undone(doc.get("undone") or [], records, seed, seats, setup, now)
+        lines = imports.check_chat(doc.get("chat") or [], seats, now)
+        self.budget.check(NEW_GAME)
         tokens = [None if p.bot else auth.new_token() for p in match.config.players]
         host_token = auth.new_token()
-        seed = doc["seed"]
         meta = new_meta(
             game, match, records, seed, tokens, host_token, records[0].at,
-            setup_length(records), self.clock(), imported_from=str(doc.get("id", "")),
+            setup, now, imported_from=doc["id"],
         )  # fmt: skip
+        meta = replace(meta, verified=imports.VERIFIED)
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
-        self.store.add_undone(gid, doc.get("undone") or [])
-        chat.restore_into(self.store, gid, doc.get("chat") or [])
+        self.store.add_undone(gid, undone)
+        chat.restore_into(self.store, gid, lines)
         self.store.index(gid, records[0].at)
         self._started(gid, game, match, records[-1].hash)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)

@@ -18,6 +18,7 @@ class Settings:
     data_dir: Path
     port: int
     bot_max_seconds: float = 2.0  # the operator's cap on one bot move's search (wall clock)
+    open_import: bool = False  # CHRONICLE_OPEN_IMPORT=1: imports without the admin token
 
     def __post_init__(self) -> None:
         if is_cluster_url(self.redis_url) and not self.queue_redis_url:
@@ -42,4 +43,6 @@ class Settings:
             data_dir=Path(env.get("CHRONICLE_DATA_DIR") or "var"),
             port=int(env.get("PORT") or 8000),
             bot_max_seconds=float(env.get("CHRONICLE_BOT_MAX_SECONDS") or 2.0),
+            open_import=(env.get("CHRONICLE_OPEN_IMPORT") or "").strip().lower()
+            in ("1", "true", "yes", "on"),
         )

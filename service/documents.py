@@ -91,7 +91,9 @@ class Documents:
             broken = records[-1].version
         reveal = caller.role == ADMIN or revealed(cur.match.status(cur.game))
         undone = []
-        for u in self.store.undone(game_id):
+        trail = self.store.undone(game_id)
+        undo_broken = chain.first_undo_break(chain.chain_key(cur.seed), trail)
+        for u in trail:
             recs = [from_full(e) for e in u["events"]]
             shown = (
                 [full(r) for r in recs]
@@ -102,6 +104,13 @@ class Documents:
         return {
             "chain_ok": broken is None,
             "first_bad_version": broken,
+            "undo_chain_ok": undo_broken is None,
+            "first_bad_undo": undo_broken,
+            "imported": (
+                {"from": meta.imported_from, "verified": list(meta.verified)}
+                if meta.imported_from is not None
+                else None
+            ),
             "head_hash": meta.head,
             "events": [full(r) for r in records]
             if reveal

@@ -30,3 +30,21 @@ class ImportRefused(Refused):
     """An imported log is tampered with or breaks the rules (HTTP 422)."""
 
     code = "illegal_action"
+
+
+class PreconditionFailed(Refused):
+    """``If-Match`` named a log head that is no longer current (HTTP 412)."""
+
+    code = "precondition_failed"
+
+
+class IdempotencyKeyReused(Refused):
+    """An ``Idempotency-Key`` whose first answer is no longer in the log (HTTP 422)."""
+
+    code = "idempotency_key_reused"
+
+
+class StorageFull(Refused):
+    """The store is near its memory budget: writes that grow it are refused (HTTP 507)."""
+
+    code = "storage_full"

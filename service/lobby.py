@@ -6,22 +6,34 @@ Invitations are stored as hashes (``meta.invitations``, one per seat open at cre
 invitation names its seat: it is refused (409 ``seat_taken``) while someone holds that seat
 and valid again after they leave.  A public table takes the lowest open seat and needs no
 invitation.
+
+Preconditions, as for actions (``service/preconditions.py``): every command takes ``If-Match``
+(412 ``precondition_failed`` unless it names the head the command is decided on; a command
+that loses a race is decided again only while the head still matches).  ``start``, ``resign``
+and ``abandon`` take an ``Idempotency-Key``: a retry replays the first answer while the log
+holds what it appended (422 ``idempotency_key_reused`` after an undo removed it).  ``join``
+and ``leave`` take none: a join's answer is the seat's token, shown once and stored only as
+a hash, so it cannot be replayed (a retried private join answers 409 ``seat_taken`` naming
+the seat); after a leave the token is void, so a retry cannot even say whose it was.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from domain import seating
 from domain import table as tables
+from domain.engine import Event
 from domain.errors import BadAction, Forbidden, StateConflict
 from projections.views import HOST, SEAT, Caller
 from service import auth, clocks
 from service.chronicle import Chronicle
 from service.errors import VersionConflict
 from service.loading import Current
+from service.preconditions import check_if_match
 
 RETRIES = 5  # a join that loses a race reloads and tries again
 
@@ -93,10 +105,21 @@ def _seat_for(cur: Current, invitation: str | None) -> int:
     return found
 
 
-def join(ch: Chronicle, game_id: str, name: str, invitation: str | None) -> dict[str, Any]:
+def idem_key(caller: Caller, command: str, key: str | None) -> str | None:
+    """The idempotency record of ``command`` by ``caller`` (apart from its actions')."""
+    if key is None:
+        return None
+    who = f"seat{caller.seat}" if caller.role == SEAT else caller.role
+    return f"{who}:{command}:{hashlib.sha256(key.encode()).hexdigest()}"
+
+
+def join(
+    ch: Chronicle, game_id: str, name: str, invitation: str | None, if_match: str | None = None
+) -> dict[str, Any]:
     """Take a seat: ``{seat, token}`` (the token is shown this once)."""
     for _ in range(RETRIES):
         cur = ch.current(game_id)
+        check_if_match(if_match, cur.match.version, cur.head)
         seat = _seat_for(cur, invitation)
         events = seating.join(cur.match, seat, name)
         token = auth.new_token()
@@ -112,10 +135,12 @@ def join(ch: Chronicle, game_id: str, name: str, invitation: str | None) -> dict
     raise StateConflict("seat_taken", "the table is busy; try again")
 
 
-def leave(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+def leave(
+    ch: Chronicle, game_id: str, caller: Caller, if_match: str | None = None
+) -> dict[str, Any]:
     seat = _as_seat(caller)
 
-    def command(cur: Current) -> dict[str, Any]:
+    def command(cur: Current, idem: str | None) -> dict[str, Any]:
         events = seating.leave(cur.match, seat)
         hashes = list(cur.meta.tokens)
         hashes[seat] = None  # the token is void; the invitation is valid again
@@ -123,53 +148,99 @@ def leave(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
         match = ch.append_table(cur, events, seat, command, tokens=hashes)
         return {"version": match.version, "seat": seat}
 
-    return _retrying(ch, game_id, command)
+    return _retrying(ch, game_id, command, if_match)
 
 
-def start(ch: Chronicle, game_id: str, caller: Caller, fill: str | None) -> dict[str, Any]:
+def start(
+    ch: Chronicle,
+    game_id: str,
+    caller: Caller,
+    fill: str | None,
+    if_match: str | None = None,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
     """Fill every open seat with ``fill`` (default: the table's resign bot) and start."""
     _as_host(caller)
 
-    def command(cur: Current) -> dict[str, Any]:
+    def command(cur: Current, idem: str | None) -> dict[str, Any]:
         table = cur.match.table
         assert table is not None
         bot = fill or table.rules.resign_bot
         events = seating.start(cur.match, bot, cur.game.bots)
-        match = ch.append_table(cur, events, None, seating.command("start", fill=bot))
-        return {"version": match.version, "filled": events[0].data["filled"]}
+        answer = {"version": cur.match.version + len(events), "filled": events[0].data["filled"]}
+        _append(ch, cur, events, None, seating.command("start", fill=bot), idem, answer)
+        return answer
 
-    return _retrying(ch, game_id, command)
+    idem = idem_key(caller, "start", idempotency_key)
+    return _retrying(ch, game_id, command, if_match, idem)
 
 
-def resign(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+def resign(
+    ch: Chronicle,
+    game_id: str,
+    caller: Caller,
+    if_match: str | None = None,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
     seat = _as_seat(caller)
 
-    def command(cur: Current) -> dict[str, Any]:
+    def command(cur: Current, idem: str | None) -> dict[str, Any]:
         events = seating.resign(cur.match, cur.game, seat)
-        match = ch.append_table(cur, events, seat, seating.command("resign", seat=seat))
-        return {"version": match.version, "seat": seat, "bot": events[0].data["bot"]}
+        version = cur.match.version + len(events)
+        answer = {"version": version, "seat": seat, "bot": events[0].data["bot"]}
+        _append(ch, cur, events, seat, seating.command("resign", seat=seat), idem, answer)
+        return answer
 
-    return _retrying(ch, game_id, command)
+    return _retrying(ch, game_id, command, if_match, idem_key(caller, "resign", idempotency_key))
 
 
-def abandon(ch: Chronicle, game_id: str, caller: Caller) -> dict[str, Any]:
+def abandon(
+    ch: Chronicle,
+    game_id: str,
+    caller: Caller,
+    if_match: str | None = None,
+    idempotency_key: str | None = None,
+) -> dict[str, Any]:
     _as_host(caller)
 
-    def command(cur: Current) -> dict[str, Any]:
+    def command(cur: Current, idem: str | None) -> dict[str, Any]:
         events = seating.abandon(cur.match, cur.game)
-        match = ch.append_table(cur, events, None, seating.command("abandon"))
-        return {"version": match.version, "status": tables.ABANDONED}
+        answer = {"version": cur.match.version + len(events), "status": tables.ABANDONED}
+        _append(ch, cur, events, None, seating.command("abandon"), idem, answer)
+        return answer
 
-    return _retrying(ch, game_id, command)
+    idem = idem_key(caller, "abandon", idempotency_key)
+    return _retrying(ch, game_id, command, if_match, idem)
+
+
+def _append(
+    ch: Chronicle,
+    cur: Current,
+    events: Sequence[Event],
+    actor: int | None,
+    command: Mapping[str, Any],
+    idem: str | None,
+    answer: Mapping[str, Any],
+) -> None:
+    ch.append_table(cur, events, actor, command, idem=(idem, answer) if idem else None)
 
 
 def _retrying(
-    ch: Chronicle, game_id: str, command: Callable[[Current], dict[str, Any]]
+    ch: Chronicle,
+    game_id: str,
+    command: Callable[[Current, str | None], dict[str, Any]],
+    if_match: str | None = None,
+    idem: str | None = None,
 ) -> dict[str, Any]:
-    """A table command races moves and bots: on a conflict, decide again on the new state."""
+    """A table command races moves and bots: on a conflict, decide again on the new state
+    (while ``if_match`` still names it); ``idem``: a stored answer is replayed instead."""
     for attempt in range(RETRIES):
+        if idem is not None and (stored := ch.idempotent(game_id, idem)) is not None:
+            return stored
+        cur = ch.current(game_id)
+        check_if_match(if_match, cur.match.version, cur.head)
         try:
-            return command(ch.current(game_id))
+            return command(cur, idem)
         except VersionConflict:
             if attempt == RETRIES - 1:
                 raise

@@ -128,6 +128,14 @@ class MemoryEventStore:
             g = self._games.get(game_id)
             return [json.loads(u) for u in g.undone] if g else []
 
+    def memory(self) -> tuple[int, int]:
+        return 0, 0  # one process's test store: no budget
+
+    def last_undone(self, game_id: str) -> dict[str, Any] | None:
+        with self._changed:
+            g = self._games.get(game_id)
+            return json.loads(g.undone[-1]) if g and g.undone else None
+
     def add_undone(self, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
         with self._changed:
             g = self._games.setdefault(game_id, _Game())

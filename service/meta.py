@@ -53,6 +53,7 @@ class GameMeta:
     version: int = 0  # written by the store (the append scripts)
     head: str = ""  # the hash of the last event, ditto
     imported_from: str | None = None
+    verified: tuple[str, ...] = ()  # an imported game: the checks its import passed
     table: Mapping[str, Any] | None = None  # the table section of GameCreated (v1 additions)
     invitations: tuple[str | None, ...] = ()  # per seat open at creation: its code's hash
     hooks: bool = False  # a seat registered a webhook (``service.webhooks``)
@@ -112,6 +113,7 @@ def encode(meta: GameMeta) -> dict[str, str]:
         **({"imported_from": meta.imported_from} if meta.imported_from is not None else {}),
         **({"invitations": json.dumps(list(meta.invitations))} if meta.invitations else {}),
         **({"hooks": "1"} if meta.hooks else {}),
+        **({"verified": json.dumps(list(meta.verified))} if meta.verified else {}),
     }
 
 
@@ -155,4 +157,5 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
         table=config.get("table"),
         invitations=tuple(json.loads(stored.get("invitations") or "[]")),
         hooks=stored.get("hooks") == "1",
+        verified=tuple(json.loads(stored.get("verified", "[]"))),
     )

@@ -9,6 +9,7 @@ test install), else ``redis-server`` on the PATH.  Data lives under a folder of 
 
 from __future__ import annotations
 
+import os
 import shutil
 import socket
 import subprocess
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+
+MAXMEMORY = "1gb"  # the embedded default; CHRONICLE_REDIS_MAXMEMORY overrides it
 
 
 def binary() -> str:
@@ -50,6 +53,7 @@ class RedisServer:
         appendfsync: str = "everysec",
         extra: list[str] | None = None,
         popen_options: dict[str, Any] | None = None,
+        maxmemory: str | None = None,
     ) -> None:
         self.data_dir = Path(data_dir).resolve()
         self.popen_options = popen_options or {}  # e.g. a supervisor's preexec_fn, pass_fds
@@ -57,6 +61,9 @@ class RedisServer:
         self.persistent = persistent
         self.appendfsync = appendfsync
         self.extra = extra or []
+        # The memory budget: nothing acknowledged is ever evicted (noeviction); past it Redis
+        # refuses writes (507 storage_full), and service/budget.py refuses them earlier.
+        self.maxmemory = maxmemory or os.environ.get("CHRONICLE_REDIS_MAXMEMORY") or MAXMEMORY
         self.proc: subprocess.Popen[bytes] | None = None
         self.url = ""
 
@@ -64,6 +71,7 @@ class RedisServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
         args = [binary(), "--dir", str(self.data_dir), "--bind", "127.0.0.1", "--save", ""]
         args += ["--logfile", str(self.data_dir / "redis.log"), "--daemonize", "no"]
+        args += ["--maxmemory", self.maxmemory, "--maxmemory-policy", "noeviction"]
         sock = self.data_dir / "redis.sock"
         if self.port is None and len(str(sock)) < 100:
             args += ["--port", "0", "--unixsocket", str(sock), "--unixsocketperm", "700"]

@@ -315,6 +315,23 @@ class RedisEventStore:
     def undone(self, game_id: str) -> list[dict[str, Any]]:
         return [json.loads(x) for x in self.r.lrange(keys(game_id)["undone"], 0, -1)]
 
+    def memory(self) -> tuple[int, int]:
+        """``used_memory`` and ``maxmemory``; on a cluster, of the fullest node."""
+        info = self.r.info("memory")
+        nodes = [info] if "used_memory" in info else [v for v in info.values() if type(v) is dict]
+        best = (0, 0)
+        for node in nodes:
+            used, limit = int(node.get("used_memory", 0)), int(node.get("maxmemory", 0))
+            if limit and (not best[1] or used / limit > best[0] / best[1]):
+                best = (used, limit)
+            elif not best[1]:
+                best = (max(best[0], used), 0)
+        return best
+
+    def last_undone(self, game_id: str) -> dict[str, Any] | None:
+        raw = self.r.lindex(keys(game_id)["undone"], -1)
+        return json.loads(raw) if raw is not None else None
+
     def add_undone(self, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
         if records:
             self.r.rpush(keys(game_id)["undone"], *[json.dumps(u) for u in records])

@@ -88,6 +88,10 @@ class EventStore(Protocol):
         """The undo trail, oldest first."""
         ...
 
+    def last_undone(self, game_id: str) -> dict[str, Any] | None:
+        """The newest undo record (its hash links the next one), or None."""
+        ...
+
     def add_undone(self, game_id: str, records: Sequence[Mapping[str, Any]]) -> None:
         """Extend the undo trail (an imported game brings its own)."""
         ...
@@ -105,6 +109,10 @@ class EventStore(Protocol):
     def count(self) -> int: ...
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]: ...
+
+    def memory(self) -> tuple[int, int]:
+        """(bytes used, the budget in bytes; 0: none), for ``service/budget.py``."""
+        ...
 
     def ping(self) -> None:
         """Raise if the store is unreachable (readiness)."""

@@ -24,7 +24,12 @@ delivered the same way.
 (``append``, ``undo``).  Another part of the service adds a kind (chat lines, turn notices) by
 publishing ``<kind> <game id> ...`` on ``CHANNEL`` after its write and registering a ``Source``
 with the hub: ``notice`` runs in the hub (read what is new, once, into ``feed.extra``, then
-``feed.changed()``), ``frames`` in each watcher (what is new for its caller since its mark).
+``feed.changed()``), ``start`` in a new watcher (its mark, and what came after the position
+its client resumes from, ``follow``'s ``resume``), ``frames`` in each watcher (what is new for
+its caller since its mark), ``resync`` in the hub's resync (notices it may have lost).
+
+Table chat is such a kind (``service.chat_stream``): ``event: chat``, one line each, only in
+the rooms the watcher's caller may read; resumed by the line id (``?chat_after=``).
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -161,6 +166,10 @@ class Source(Protocol):
     kind: str
 
     def notice(self, hub: Hub, feed: Feed, args: Sequence[str]) -> None: ...
+
+    def resync(self, hub: Hub, feeds: Sequence[Feed]) -> None: ...
+
+    def start(self, hub: Hub, watch: Watch, after: Any) -> list[bytes]: ...
 
     def frames(self, watch: Watch) -> list[bytes]: ...
 
@@ -338,7 +347,10 @@ class Hub:
         for feed, (version, head) in zip(feeds, pipe.execute(), strict=True):
             if version is not None:
                 self._check(feed, int(version), _s(head))
-                self.push(feed)
+        for source in self.sources.values():
+            source.resync(self, feeds)
+        for feed in feeds:
+            self.push(feed)
 
     def _extends(self, feed: Feed) -> bool:
         """Is the feed's head still in the log at its version (nothing was undone)?"""
@@ -440,6 +452,7 @@ class Hub:
         heartbeat: float,
         lifetime: float,
         sock: Any = None,
+        resume: Mapping[str, Any] | None = None,
     ) -> Iterator[bytes]:
         """A stream's frames: a status (or what came after ``after``), then every change as it
         comes, a heartbeat comment when ``heartbeat`` seconds pass without one; it ends after
@@ -447,7 +460,8 @@ class Hub:
 
         With ``sock`` (gunicorn's gevent worker, HTTP/1.1: a chunked body), the frames after
         the first ones are written by the hub straight to the socket (``push``): a change
-        reaches a thousand watchers without waking a thousand greenlets."""
+        reaches a thousand watchers without waking a thousand greenlets.  ``resume``: the
+        position of each other kind the client resumes from (``Source.start``)."""
         yield b"retry: 2000\n\n"
         with self.watching(game_id, loaded) as feed:
             with feed.cond:
@@ -462,6 +476,8 @@ class Hub:
             else:
                 watch.version = after
                 yield from self._from_store(watch, loaded.version, loaded.status)
+            for source in self.sources.values():
+                yield from source.start(self, watch, (resume or {}).get(source.kind))
             deadline = time.monotonic() + lifetime
             if sock is not None:
                 watch.sock = sock

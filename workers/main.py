@@ -55,6 +55,7 @@ PENDING = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.D
 ALIVE_EVERY = 1.0  # seconds between two refreshes of a worker's liveness key
 ALIVE_TTL = 5  # seconds a liveness key outlives its last refresh
 ABANDON_GRACE = 2.0  # seconds a started job must have run before it can be abandoned
+STRANDED_AFTER = 5.0  # seconds a scheduled job may be overdue before the reconciler queues it
 
 
 def alive_key(worker_name: str) -> str:
@@ -92,7 +93,32 @@ def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
         origin = Queue(job.origin, connection=queue.connection, serializer=JSONSerializer)
         origin.started_job_registry.remove_executions(job)
         return False
+    if status == JobStatus.SCHEDULED:
+        _release_if_stranded(queue, job, now_ms)
     return status in PENDING
+
+
+def _release_if_stranded(queue: Queue, job: RQJob, now_ms: int) -> None:
+    """Queue now a scheduled job (a retry, a deadline check) overdue by ``STRANDED_AFTER``.
+
+    RQ's scheduler runs in one worker at a time, under a lock that outlives its holder by a
+    minute; a worker restarted after a Redis outage retries the lock only every few minutes.
+    Until then nobody moves due jobs to their queue, and a game would wait that long for a
+    retried bot turn or a clock.  Moving it here does what the scheduler would have done; a
+    job moved twice is harmless (ids are deterministic, jobs idempotent)."""
+    origin = Queue(job.origin, connection=queue.connection, serializer=JSONSerializer)
+    registry = origin.scheduled_job_registry
+    try:
+        due = registry.get_scheduled_time(job).timestamp() * 1000
+    except NoSuchJobError:
+        return
+    if now_ms - due < STRANDED_AFTER * 1000:
+        return
+    log.warning("reconciler: scheduled job %s was %d s overdue", job.id, (now_ms - due) // 1000)
+    with queue.connection.pipeline() as pipe:
+        origin.enqueue_job(job, pipeline=pipe)
+        registry.remove(job.id, pipeline=pipe)
+        pipe.execute()
 
 
 def _abandoned(queue: Queue, job: RQJob, now_ms: int) -> bool:

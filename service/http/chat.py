@@ -23,11 +23,13 @@ class ChatResource(MethodView):
     @blp.arguments(s.ChatIn, example={"text": "good luck!"})
     @blp.response(201, s.ChatPosted)
     @blp.alt_response(429, schema=s.ApiError, description="rate_limited")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """A line in the players' room (seats; their default) or the spectators' room
         (anyone; a spectator gives a `name`).  Never changes the game's version."""
         ch = chronicle()
         cur, caller = opened(game_id)
+        ch.check_storage()  # a line is kept for good, like an event (hiding one is not refused)
         names = [d.get("name") for d in cur.match.table.seats()] if cur.match.table else []
         line = chat.post(
             chat.redis_of(ch.store), game_id, caller, names, body["text"], body.get("room"),

@@ -3,16 +3,45 @@ converter, the security declaration and the OpenAPI links of a new game."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, request
 from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
+from domain.errors import BadAction
 from projections.views import Caller
 from service.chronicle import Chronicle
 from service.http.openapi import Parser
 from service.loading import Current
+from service.preconditions import etag
 
 PREFIX = "/api/v1"
+IF_MATCH = "If-Match"
+MAX_IF_MATCH = 256
+# The OpenAPI declarations of the exact preconditions (``service/preconditions.py``).
+ETAG_HEADER = {
+    "ETag": {
+        "description": 'the log head: `"v<version>-<head hash prefix>"`; send it back as '
+        "`If-Match` to act or undo only on the board you saw",
+        "schema": {"type": "string"},
+    }
+}
+IF_MATCH_PARAMETER = {
+    "in": "header",
+    "name": IF_MATCH,
+    "schema": {"type": "string", "maxLength": MAX_IF_MATCH},
+    "description": "an ETag of the game (from its summary, view or actions): the write is "
+    "refused with 412 precondition_failed if the log head moved since",
+}
+IDEMPOTENCY_KEY = "Idempotency-Key"
+IDEMPOTENCY_PARAMETER = {
+    "in": "header",
+    "name": IDEMPOTENCY_KEY,
+    "schema": {"type": "string", "minLength": 1, "maxLength": 128},
+    "description": "a retried POST with the same key returns the first response "
+    "while the log still holds it (after an undo: 422 idempotency_key_reused)",
+}
 AUTH: list[dict[str, list[str]]] = [{"bearer": []}, {}]
 
 # OpenAPI links: what a client (and schemathesis' stateful tests) can do with a new game.
@@ -57,6 +86,27 @@ def blueprint(name: str, description: str, prefix: str = PREFIX) -> Blueprint:
 def chronicle() -> Chronicle:
     ch: Chronicle = current_app.extensions["chronicle"]
     return ch
+
+
+def tagged(cur: Current, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, str]]:
+    """A response with the ETag of the game's log head."""
+    return body, {"ETag": etag(cur.match.version, cur.head)}
+
+
+def if_match() -> str | None:
+    """The ``If-Match`` header (at most ``MAX_IF_MATCH`` characters, as documented)."""
+    value = request.headers.get(IF_MATCH)
+    if value is not None and len(value) > MAX_IF_MATCH:
+        raise BadAction(f"If-Match is longer than {MAX_IF_MATCH}", {IF_MATCH: ["too long"]})
+    return value
+
+
+def idempotency_key() -> str | None:
+    """The ``Idempotency-Key`` header (1 to 128 characters, as documented)."""
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is not None and not 1 <= len(key) <= 128:
+        raise BadAction("Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]})
+    return key
 
 
 def opened(game_id: str) -> tuple[Current, Caller]:

@@ -209,6 +209,11 @@ def install(app: Flask) -> None:
 
     @app.errorhandler(redis.RedisError)
     def unavailable(error: redis.RedisError) -> tuple[Any, int]:
+        if isinstance(error, redis.exceptions.OutOfMemoryError) or "OOM" in str(error):
+            # maxmemory with noeviction: Redis refused the write, nothing was stored
+            log.warning("redis refused a write: out of its memory budget")
+            message = "the event store is full (its memory budget); nothing was stored"
+            return jsonify(body("storage_full", message)), 507
         log.warning("redis unavailable: %s", type(error).__name__)
         return jsonify(body("unavailable", "the event store is unavailable; retry shortly")), 503
 

@@ -4,11 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import request
 from flask.views import MethodView
 
 from service import lobby
 from service.http import schemas as s
-from service.http.common import AUTH, GAME_LINKS, blueprint, chronicle, opened
+from service.http.common import (
+    AUTH,
+    ETAG_HEADER,
+    GAME_LINKS,
+    blueprint,
+    chronicle,
+    opened,
+    tagged,
+)
 
 blp = blueprint("games", "Games: create, list, import, summary")
 
@@ -26,6 +35,8 @@ class GamesResource(MethodView):
     )
     @blp.response(201, s.Created)
     @blp.alt_response(400, schema=s.ApiError, description="bad request")
+    @blp.alt_response(429, schema=s.ApiError, description="rate_limited (the creation quota)")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game; the response holds each human seat's token and the host token, once,
         and an invitation for each open seat (`{"open": true}`)."""
@@ -53,21 +64,25 @@ class ImportResource(MethodView):
     @blp.doc(operationId="importGame", responses={201: {"links": GAME_LINKS}})
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)
-    @blp.alt_response(422, schema=s.ApiError, description="tampered or illegal log")
-    @blp.doc(security=AUTH)
+    @blp.alt_response(401, schema=s.ApiError, description="the admin token is needed")
+    @blp.alt_response(429, schema=s.ApiError, description="rate_limited (the import quota)")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
+    @blp.alt_response(422, schema=s.ApiError, description="tampered, illegal or out-of-range")
+    @blp.doc(security=[{"bearer": []}])
     def post(self, doc: dict[str, Any]) -> dict[str, Any]:
-        """Import an exported log: it is replayed through the rules, refused if it was tampered
-        with or holds an illegal action.  The game gets a new id and new tokens."""
-        return chronicle().import_log(doc)
+        """Import an exported log (admin token, unless the operator opened imports): the whole
+        document is checked (ids, times, the undo trail and its chain) and replayed through
+        the rules before anything is stored.  The game gets a new id and new tokens."""
+        return chronicle().import_log(doc, request.headers.get("Authorization"))
 
 
 @blp.route("/games/<game_id:game_id>")
 class GameResource(MethodView):
     @blp.doc(operationId="getGame")
-    @blp.response(200, s.Summary)
+    @blp.response(200, s.Summary, headers=ETAG_HEADER)
     @blp.alt_response(404, schema=s.ApiError, description="unknown game")
     @blp.doc(security=AUTH)
-    def get(self, game_id: str) -> dict[str, Any]:
+    def get(self, game_id: str) -> tuple[dict[str, Any], dict[str, str]]:
         """The game's summary."""
         cur, _ = opened(game_id)
-        return chronicle().summary(cur)
+        return tagged(cur, chronicle().summary(cur))

@@ -27,11 +27,20 @@ Cluster client has no such pool, and the limiter then connects to ``REDIS_URL`` 
 Redis is unreachable the limit cannot be checked and the request is answered ``503
 unavailable``, as it would be by the handler.
 
+**Quotas on new games** (the storage they cost is the scarce thing, not requests): creating
+(``POST /api/v1/games``) and importing (``POST /api/v1/games/import``) count, per address and
+per token, against their own windows, apart from the rate limits above.  Over a quota: the same
+429 ``rate_limited``; nothing is stored.  The storage budget itself (507 ``storage_full``) is
+``service/budget.py``'s.
+
 Configuration, read when the app is built (``flask-limiter`` syntax, e.g. ``600/minute`` or
 ``20/second;600/minute``; ``off`` disables that limit):
 
 - ``CHRONICLE_RATE_LIMIT``: per token, default ``DEFAULT_TOKEN_LIMIT``;
-- ``CHRONICLE_RATE_LIMIT_ADDRESS``: per address, default ``DEFAULT_ADDRESS_LIMIT``.
+- ``CHRONICLE_RATE_LIMIT_ADDRESS``: per address, default ``DEFAULT_ADDRESS_LIMIT``;
+- ``CHRONICLE_CREATE_QUOTA``: games created per address and per token, default
+  ``DEFAULT_CREATE_QUOTA``;
+- ``CHRONICLE_IMPORT_QUOTA``: imports per address and per token, default ``DEFAULT_IMPORT_QUOTA``.
 
 The defaults apply to an app that configures itself from the environment (``create_app()``:
 gunicorn, ``chronicle serve``, the Docker image).  An app built from an explicit ``Settings``
@@ -60,30 +69,55 @@ from service.http.middleware import client_address
 # Generous: a person, a browser tab long-polling and a script driving a game all stay under.
 DEFAULT_TOKEN_LIMIT = "20/second;600/minute"
 DEFAULT_ADDRESS_LIMIT = "50/second;3000/minute"
+# A person starts a few games an hour; a flood of creations is storage, kept for good.
+DEFAULT_CREATE_QUOTA = "20/minute;200/hour;1000/day"
+DEFAULT_IMPORT_QUOTA = "10/minute;50/hour;200/day"
+QUOTA_PATHS = {"create": "/api/v1/games", "import": "/api/v1/games/import"}
 OFF = frozenset({"off", "none", "0", "false", "no"})
 UNLIMITED_PATHS = ("/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/docs")
 KEY_PREFIX = "chronicle-rl"
+
+
+def _setting(env: Mapping[str, str], name: str, default: str, defaults: bool) -> str | None:
+    """One limit's value, None where disabled; an invalid value raises."""
+    value = (env.get(name) or (default if defaults else "off")).strip()
+    if value.lower() in OFF:
+        return None
+    try:
+        parse_many(value)
+    except ValueError as exc:
+        raise RuntimeError(f"{name}={value!r} is not a rate limit: {exc}") from None
+    return value
 
 
 def configured(
     env: Mapping[str, str] = os.environ, defaults: bool = True
 ) -> tuple[str | None, str | None]:
     """The (per token, per address) limits, None where disabled; invalid values raise."""
-    out: list[str | None] = []
-    for name, default in (
-        ("CHRONICLE_RATE_LIMIT", DEFAULT_TOKEN_LIMIT),
-        ("CHRONICLE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT),
-    ):
-        value = (env.get(name) or (default if defaults else "off")).strip()
-        if value.lower() in OFF:
-            out.append(None)
-            continue
-        try:
-            parse_many(value)
-        except ValueError as exc:
-            raise RuntimeError(f"{name}={value!r} is not a rate limit: {exc}") from None
-        out.append(value)
-    return out[0], out[1]
+    return (
+        _setting(env, "CHRONICLE_RATE_LIMIT", DEFAULT_TOKEN_LIMIT, defaults),
+        _setting(env, "CHRONICLE_RATE_LIMIT_ADDRESS", DEFAULT_ADDRESS_LIMIT, defaults),
+    )
+
+
+def quotas(env: Mapping[str, str] = os.environ, defaults: bool = True) -> dict[str, str]:
+    """The quotas on new games that are on: {"create" | "import": limit}."""
+    out = {
+        "create": _setting(env, "CHRONICLE_CREATE_QUOTA", DEFAULT_CREATE_QUOTA, defaults),
+        "import": _setting(env, "CHRONICLE_IMPORT_QUOTA", DEFAULT_IMPORT_QUOTA, defaults),
+    }
+    return {k: v for k, v in out.items() if v}
+
+
+def _not(kind: str, by_token: bool) -> Callable[[], bool]:
+    """Exempt every request but a POST to ``kind``'s path (and, by token, one with a token)."""
+
+    def exempt() -> bool:
+        if request.method != "POST" or request.path != QUOTA_PATHS[kind]:
+            return True
+        return by_token and _bearer() is None
+
+    return exempt
 
 
 def token_key() -> str:
@@ -154,6 +188,16 @@ def install(
     app.before_request(_refuse_deep_json)
     per_token, per_address = configured(env, defaults)
     limits: list[str | Callable[[], str] | ApplicationLimit] = []
+    for kind, quota in quotas(env, defaults).items():
+        for scope, key, by_token in (("address", address_key, False), ("token", token_key, True)):
+            limits.append(
+                ApplicationLimit(
+                    quota,
+                    key_function=key,
+                    scope=f"{kind}-{scope}",
+                    exempt_when=_not(kind, by_token),
+                )
+            )
     if per_address:
         limits.append(
             ApplicationLimit(

@@ -341,11 +341,28 @@ class UndoRecord(Schema):
     from_version = fields.Int(required=True)
     to_version = fields.Int(required=True)
     events = fields.List(fields.Dict(), required=True)
+    hash = fields.Str(
+        metadata={"description": "the undo trail's own chain: HMAC over the one before"}
+    )
+
+
+class Imported(Schema):
+    from_ = fields.Str(data_key="from", attribute="from", allow_none=True, required=True)
+    verified = fields.List(
+        fields.Str(),
+        required=True,
+        metadata={"description": "what the import checked before storing anything"},
+    )
 
 
 class Audit(Schema):
     chain_ok = fields.Bool(required=True)
     first_bad_version = fields.Int(allow_none=True)
+    undo_chain_ok = fields.Bool(
+        required=True, metadata={"description": "the undo trail's own hash chain verifies"}
+    )
+    first_bad_undo = fields.Int(allow_none=True, metadata={"description": "index in undone"})
+    imported = fields.Nested(Imported, allow_none=True)
     head_hash = fields.Str(required=True)
     events = fields.List(fields.Nested(AuditEvent), required=True)
     undone = fields.List(fields.Nested(UndoRecord), required=True)

@@ -2,7 +2,9 @@
 
 The frames come from the process's ``Hub`` (``service.stream``): the caller's redacted events
 as they are appended (``event: events``), undo notices (``event: undo``) and status changes
-(``event: status``), each with ``id:`` the game version; a heartbeat comment when nothing
+(``event: status``), each with ``id:`` the game version; the table chat lines the caller may
+read (``event: chat``, no ``id:``, resumed by ``?chat_after=<line id>``; ``service.chat_stream``);
+a heartbeat comment when nothing
 happened for ``CHRONICLE_STREAM_HEARTBEAT`` seconds (default 15); the stream ends after
 ``CHRONICLE_STREAM_SECONDS`` (default 3600) and the client resumes with ``Last-Event-ID``.
 A stream is a wait: it counts against the caps of ``service.http.waits``.
@@ -24,6 +26,8 @@ from marshmallow import Schema, fields, validate
 from domain.errors import BadAction
 from projections.records import Recorded
 from service import tickets
+from service.chat import MAX_LINE
+from service.chat_stream import ChatSource
 from service.http.common import AUTH, blueprint, opened
 from service.http.schemas import MAX_VERSION, ApiError, Result
 from service.http.waits import Waits
@@ -40,6 +44,13 @@ class StreamQuery(Schema):
     after = fields.Int(
         validate=validate.Range(min=0, max=MAX_VERSION),
         metadata={"description": "resume after this version (as `Last-Event-ID` does)"},
+    )
+    chat_after = fields.Int(
+        validate=validate.Range(min=0, max=MAX_LINE),
+        metadata={
+            "description": "start with the readable chat lines after this line id (and the "
+            "lines up to it hidden since); without it, chat from now on"
+        },
     )
     ticket = fields.Str(
         validate=validate.Length(min=1, max=200),
@@ -128,13 +139,17 @@ class Held:
 
 EVENT_STREAM = {
     "description": "Server-Sent Events: `events` `{version, events}`, `undo` `{version}`, "
-    "`status` `{version, status, to_act}`; `id:` is the game version; heartbeat comments.",
+    "`status` `{version, status, to_act}`, each with `id:` the game version; `chat` (no `id:`) "
+    "`{id, room, seat, name, at, text}`, one table chat line as `GET .../chat` gives it, only "
+    "in the rooms the caller may read (the players' room: seats only until the end); a hidden "
+    "line, and a hide (the line again), comes with `hidden: true` and without `text`; "
+    "`?chat_after=` resumes chat after a line id; heartbeat comments.",
     "content": {
         "text/event-stream": {
             "schema": {  # one event (schemathesis checks each against it)
                 "type": "object",
                 "properties": {
-                    "event": {"type": "string", "enum": ["events", "undo", "status"]},
+                    "event": {"type": "string", "enum": ["events", "undo", "status", "chat"]},
                     "id": {"type": "string", "pattern": "^[0-9]+$"},
                     "data": {
                         "type": "string",
@@ -172,8 +187,9 @@ class StreamResource(MethodView):
     @blp.alt_response(404, schema=ApiError, description="unknown game")
     @blp.alt_response(429, schema=ApiError, description="too many waits (Retry-After)")
     def get(self, query: dict[str, Any], game_id: str) -> Response:
-        """The caller's redacted events as they are appended, undo notices and status changes,
-        as Server-Sent Events.  Without `Last-Event-ID` or `after` it starts with a status."""
+        """The caller's redacted events as they are appended, undo notices, status changes and
+        the chat lines it may read, as Server-Sent Events.  Without `Last-Event-ID` or `after`
+        it starts with a status; with `chat_after`, with the chat lines after that line."""
         after = query.get("after")
         last_id = request.headers.get("Last-Event-ID")
         if last_id is not None:
@@ -201,6 +217,7 @@ class StreamResource(MethodView):
             config["CHRONICLE_STREAM_HEARTBEAT"],
             config["CHRONICLE_STREAM_SECONDS"],
             direct_socket(),
+            {"chat": query.get("chat_after")},
         )
         body = Held(frames, lambda: slot.__exit__(None, None, None))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
@@ -240,7 +257,8 @@ def install(app: Flask, api: Api, client: Any, defaults: bool) -> None:
     app.config.setdefault(
         "CHRONICLE_STREAM_SECONDS", float(env.get("CHRONICLE_STREAM_SECONDS") or STREAM_SECONDS)
     )
-    app.extensions["chronicle_hub"] = Hub(app.extensions["chronicle"].store, client)
+    hub = app.extensions["chronicle_hub"] = Hub(app.extensions["chronicle"].store, client)
+    hub.register(ChatSource(client))
     app.extensions["chronicle_waits"] = Waits(env, defaults)
     api.spec.components.schema("StreamUndo", schema=StreamUndo)
     api.spec.components.schema("StreamStatus", schema=StreamStatus)

@@ -7,7 +7,7 @@ from typing import Any
 from flask.views import MethodView
 
 from service.http import schemas as s
-from service.http.common import AUTH, blueprint, chronicle, opened
+from service.http.common import AUTH, ETAG_HEADER, blueprint, chronicle, opened, tagged
 
 blp = blueprint("views", "What a caller sees of a game")
 
@@ -16,9 +16,9 @@ blp = blueprint("views", "What a caller sees of a game")
 class ViewResource(MethodView):
     @blp.doc(operationId="getView")
     @blp.arguments(s.ViewQuery, location="query")
-    @blp.response(200, s.View)
+    @blp.response(200, s.View, headers=ETAG_HEADER)
     @blp.doc(security=AUTH)
-    def get(self, query: dict[str, Any], game_id: str) -> dict[str, Any]:
-        """The caller's view; `version` replays it as it was then."""
+    def get(self, query: dict[str, Any], game_id: str) -> tuple[dict[str, Any], dict[str, str]]:
+        """The caller's view; `version` replays it as it was then (the ETag is the head's)."""
         cur, caller = opened(game_id)
-        return chronicle().view(cur, caller, query.get("version"), query["reveal"])
+        return tagged(cur, chronicle().view(cur, caller, query.get("version"), query["reveal"]))

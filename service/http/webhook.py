@@ -19,10 +19,12 @@ class WebhookResource(MethodView):
     @blp.arguments(s.WebhookIn, example={"url": "https://example.org/chronicle"})
     @blp.response(200, s.WebhookOut)
     @blp.alt_response(400, schema=s.ApiError, description="not http(s), or a private target")
+    @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     def put(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Register the seat's webhook; the answer holds the signing secret, once.  Every
         change the seat can see is POSTed to it, signed (`Chronicle-Signature`)."""
         _, caller = opened(game_id)
+        chronicle().check_storage()
         return webhooks.register(chronicle(), game_id, caller, body["url"])
 
     @blp.doc(operationId="deleteWebhook", security=AUTH)

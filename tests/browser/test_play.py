@@ -1,7 +1,8 @@
 """Whole games played in a real browser through the UI alone (clicks and keys, no API call
 from the test): two players in separate browser contexts (separate storage, so each holds only
-its own seat) and a spectator.  The host creates the table in the lobby and copies the second
-seat's link from the page; the second player opens it.  Every move must reach the other
+its own seat) and a spectator.  The host creates the table in the lobby with the second seat
+open, copies its invitation link from the page; the second player opens it and joins under
+their own name, which starts the game.  Every move must reach the other
 screens live (long-poll or stream, no reload).  One undo, one move made by clicking the board,
 moves made with the keyboard, the result with scores, then the replay viewer stepped to
 version 1 and back to the end, with the audit verdict and the undo trail.  No console error on
@@ -32,6 +33,10 @@ STATE_JS = """() => ({
   status: document.body.dataset.status || "",
   acts: document.querySelectorAll('#actions .act:not([disabled])').length,
 })"""
+
+
+STORED_TOKENS_JS = """() => Object.values(JSON.parse(localStorage.getItem("chronicle.v1")).games)
+  .flatMap((g) => [...Object.values(g.seats), g.host].filter(Boolean))"""
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -73,25 +78,32 @@ def test_whole_game_in_the_browser(
     ctx_b, bob = new_page(browser, console, "bob")
     ctx_s, spectator = new_page(browser, console, "spectator")
     try:
-        # --- the lobby: create a table of two people, copy the second seat's link ---------
+        # --- the lobby: a table with the second seat open; invite, join ------------------
         alice.goto(server_url + "/")
         alice.select_option("#game", game)
         for name, value in options.items():
             alice.select_option(f"#opt-{name}", value)
         alice.fill("#name-0", "Alice")
-        alice.fill("#name-1", "Bob")
+        alice.select_option("#kind-1", "open")
         alice.click("#create-table")
         link = alice.input_value("#link-1")
-        assert "#token=" in link and link.startswith(server_url + "/play/")
+        assert "#invitation=" in link and link.startswith(server_url + "/join/")
         alice.click("#created .copy")  # the copy button works (clipboard granted)
+        assert alice.evaluate("() => navigator.clipboard.readText()") == link
         alice.click("#go-table")
         alice.wait_for_selector("#board svg")
         gid = alice.url.rsplit("/", 1)[1]
         assert "#" not in alice.url
+        assert "Waiting for players" in alice.inner_text("#turn")
 
         bob.goto(link)
+        bob.wait_for_selector("#join-name")
+        assert "invitation" not in bob.url, "the code is wiped from the address bar"
+        bob.fill("#join-name", "Bob")
+        bob.click("#join-form button")
         bob.wait_for_selector("#board svg")
-        assert "token" not in bob.url, "the token is wiped from the address bar"
+        assert "/play/" in bob.url and "token" not in bob.url
+        alice.wait_for_function("() => document.body.dataset.status === 'active'")
         spectator.goto(f"{server_url}/play/{gid}")
         spectator.wait_for_selector("#board svg")
         assert "watching" in spectator.inner_text("#turn")
@@ -187,8 +199,12 @@ def test_whole_game_in_the_browser(
         alice.screenshot(path=str(artifacts / f"{game}-replay.png"), full_page=True)
         bob.goto(f"{server_url}/replay/{gid}?version=1")  # a permalink opens at its version
         wait_version(bob, 1)
-        token = link.split("#token=")[1]
-        assert SENT and not [u for u in SENT if token in u], "a seat token left the fragment"
+        secrets = [link.split("#invitation=")[1]]
+        for page in (alice, bob):  # the seat and host tokens each browser holds
+            secrets += page.evaluate(STORED_TOKENS_JS)
+        assert len(secrets) == 4, secrets  # the code, Alice's seat and host, Bob's seat
+        leaked = [u for u in SENT for t in secrets if t in u]
+        assert SENT and not leaked, "a seat token or the invitation code left the fragment"
         assert console.errors == [], console.errors
     finally:
         for ctx in (ctx_a, ctx_b, ctx_s):

@@ -62,12 +62,24 @@ def test_open_seat_invitation_chat_clock_and_stream(
             bob.wait_for_selector("#turn .deadline")
             assert "left" in bob.inner_text("#turn .deadline")
         if "chat" in have:
+            # a spectator's page, live too: it sees the spectators' room, never the players'
+            ctx_c, carol = new_page(browser, console, "carol")
+            carol.goto(f"{server_url}/play/{gid}")
+            carol.wait_for_selector("#board svg")
+            carol.wait_for_function("() => document.body.dataset.live")
             bob.fill("#chat-text", "good luck")
             bob.click("#chat-form button")
-            alice.wait_for_function(
-                "() => document.querySelector('#chat').innerText.includes('good luck')",
-                timeout=10_000,
-            )
+            # the line arrives by the stream (no chat is polled while the stream is up)
+            via = "stream" if "stream-ticket" in have else "poll"
+            line = f"#chat li[data-via='{via}']:has-text('good luck')"
+            alice.wait_for_selector(line, timeout=10_000)
+            carol.fill("#chat-name", "Carol")
+            carol.fill("#chat-text", "go Bob!")
+            carol.click("#chat-form button")
+            alice.wait_for_selector(f"#chat li[data-via='{via}']:has-text('go Bob!')")
+            carol.wait_for_selector(f"#chat li[data-via='{via}']:has-text('go Bob!')")
+            assert "good luck" not in carol.inner_text("#chat"), "a seat-private line"
+            ctx_c.close()
         else:
             assert alice.locator("#chat-panel").is_hidden()
         if "stream-ticket" in have:

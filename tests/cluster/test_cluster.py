@@ -66,7 +66,7 @@ def test_bots_play_to_the_end_on_a_worker_with_its_own_queue_redis(
     versions = [e["version"] for e in audit["events"]]
     assert versions == list(range(1, len(versions) + 1))
     export = cluster_api.get(f"/api/v1/games/{created['id']}/export").json()
-    imported = cluster_api.post("/api/v1/games/import", export)
+    imported = cluster_api.post("/api/v1/games/import", export, ADMIN_TOKEN)
     assert imported.status_code == 201, imported.text
 
 

@@ -1,6 +1,6 @@
 """Push on a Redis Cluster: games on every master, watched through one process; each stream
-gets its own game's events and undo notices, long-polls are answered, and the process holds
-one subscription whatever the number of watchers."""
+gets its own game's events, undo notices and chat lines, long-polls are answered, and the
+process holds one subscription whatever the number of watchers."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_streams_and_long_polls_on_every_master(cluster_api_url: str, cluster_ur
         url = f"{cluster_api_url}/api/v1/games/{gid}/events"
         polls[gid] = requests.get(url, params={"after": after, "wait": 20}, timeout=30)
 
-    waiting = []
+    waiting, mover = [], {}
     for gid in games:
         cur = ch.current(gid)
         t = threading.Thread(target=poll, args=(gid, cur.match.version))
@@ -68,20 +68,29 @@ def test_streams_and_long_polls_on_every_master(cluster_api_url: str, cluster_ur
         seat = cur.match.to_act(cur.game)[0]
         action = cur.game.legal_actions(cur.match.state, seat)[0]
         version = ch.act(gid, Caller(SEAT, seat), action, cur.match.version)["version"]
+        mover[gid] = seat
         frame = _next(streams[gid])
         assert frame.id == str(version) and frame.data["events"][0]["version"] == version
-        try:
-            undone = ch.undo(gid, Caller(SEAT, seat), None)["version"]
-        except Refused:
-            continue
-        frame = _next(streams[gid])
-        assert frame.kind == "undo" and frame.data == {"version": undone}
+    # every watcher had the move before any undo: an undo cuts the move from the log, and a
+    # watcher not yet past it has nothing to be told
     for t in waiting:
         t.join(30)
     assert sorted(polls) == sorted(games)
     assert all(r.status_code == 200 and r.json()["events"] for r in polls.values())
+    for gid in games:  # chat lines too, from every master, each to its own game's streams
+        r = api.post(f"/api/v1/games/{gid}/chat", {"text": f"hello {gid}", "name": "Fan"})
+        assert r.status_code == 201, r.text
+        frame, _ = streams[gid].until("chat")
+        assert frame.data["text"] == f"hello {gid}" and frame.data["id"] == r.json()["id"]
     for st in extra:
-        assert _next(st).kind in ("events", "undo")
+        assert _next(st).kind == "events"
+    for gid in games:
+        try:
+            undone = ch.undo(gid, Caller(SEAT, mover[gid]), None)["version"]
+        except Refused:
+            continue
+        frame = _next(streams[gid])
+        assert frame.kind == "undo" and frame.data == {"version": undone}
     after = _clients(client)
     assert after <= before + 3, (before, after)  # not one per watcher
     for st in [*streams.values(), *extra]:

@@ -88,7 +88,7 @@ def test_import_refuses_tampered_and_illegal_logs(api: Client, worker) -> None:
     tampered["events"][6]["data"]["seat"] = (
         28 if tampered["events"][6]["data"].get("seat") != 28 else 27
     )
-    r = api.post("/api/v1/games/import", tampered)
+    r = api.post("/api/v1/games/import", tampered, ADMIN_TOKEN)
     assert r.status_code == 422 and r.json()["error"]["details"]["version"] == 7
     assert "hash chain" in r.json()["error"]["message"]
 
@@ -105,7 +105,7 @@ def test_import_refuses_tampered_and_illegal_logs(api: Client, worker) -> None:
         recs[i] = replace(recs[i], hash=chain.link(key, head, recs[i]))
         head = recs[i].hash
     illegal = {**doc, "events": [full(r) for r in recs], "head_hash": head}
-    r = api.post("/api/v1/games/import", illegal)
+    r = api.post("/api/v1/games/import", illegal, ADMIN_TOKEN)
     assert r.status_code == 422, r.text
     assert r.json()["error"]["details"]["version"] == 3
     assert "AR-" in r.json()["error"]["message"]

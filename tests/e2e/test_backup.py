@@ -225,11 +225,15 @@ def test_replay_prints_a_summary_and_ends_with_a_verdict(source: Source, tmp_pat
     assert len(verbose.stdout.splitlines()) > 50 and '"state"' in verbose.stdout
     assert verbose.stdout.splitlines()[-1] == lines[-1]
 
-    export["events"][-3]["at"] = "2001-01-01T00:00:00Z"
+    export["events"][-3]["hash"] = "0" * 64  # the chain breaks there
     path.write_text(json.dumps(export))
     bad = cli("replay", str(path), redis_url=None)
     assert bad.returncode == 1 and bad.stdout == ""
     assert bad.stderr.splitlines()[-1].startswith("verdict: REFUSED: version ")
+    export["events"][-3]["at"] = "2001-01-01T00:00:00Z"  # the import's time checks: refused too
+    path.write_text(json.dumps(export))
+    bad = cli("replay", str(path), redis_url=None)
+    assert bad.returncode == 1 and "dated before the one before it" in bad.stderr
     path.write_text("[1, 2")
     assert cli("replay", str(path), redis_url=None).returncode == 2
 

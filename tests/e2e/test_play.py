@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 from tests.support.play import new_game, play_random, variant_id, variants
 
@@ -40,7 +41,7 @@ def test_random_play_to_the_end_with_replay_and_export(api: Client, worker, vari
     assert exported.status_code == 200, exported.text
     doc = exported.json()
     assert doc["seed"] and doc["events"][-1]["type"] == "GameFinished"
-    imported = api.post("/api/v1/games/import", doc)
+    imported = api.post("/api/v1/games/import", doc, ADMIN_TOKEN)
     assert imported.status_code == 201, imported.text
     new_id = imported.json()["id"]
     assert api.view(new_id)["state"] == api.view(gid)["state"]

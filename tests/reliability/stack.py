@@ -50,6 +50,8 @@ def base_env(redis_url: str, **extra: str) -> dict[str, str]:
         CHRONICLE_RECONCILE_QUIET_SECONDS="1",
         CHRONICLE_RATE_LIMIT="off",  # the rate-limit tests turn them on
         CHRONICLE_RATE_LIMIT_ADDRESS="off",
+        CHRONICLE_CREATE_QUOTA="off",  # the quota tests turn them on
+        CHRONICLE_IMPORT_QUOTA="off",
     )
     env.update(extra)
     return env

@@ -264,3 +264,32 @@ def test_a_seat_token_on_another_game_and_bot_seats(env) -> None:  # type: ignor
                 403, "forbidden",
             )  # fmt: skip
             assert err["details"]["reason"] == "not_a_player"
+
+
+def test_lone_surrogates_and_nul_are_refused_400_at_the_edge(env) -> None:  # type: ignore[no-untyped-def]
+    """Issue 10: a name "\\ud800", a seed "\\udfff", an import id "\\ud800" answered 500."""
+    c, r = env
+    listed = c.get("/api/v1/games").json["total"]
+    creations = [
+        b'{"game": "artus", "players": [{"name": "\\ud800"}, {"name": "b"}]}',
+        b'{"game": "artus", "players": [{"name": "a"}, {"name": "b"}], "seed": "\\udfff"}',
+        b'{"game": "artus", "players": [{"name": "a"}, {"name": "b"}], "seed": "a\\u0000b"}',
+        b'{"game": "artus", "players": [{"name": "a"}, {"name": "b"}], '
+        b'"options": {"\\udc00": "x"}}',
+    ]
+    for raw in creations:
+        refused(post_raw(c, "/api/v1/games", raw), 400, "bad_request")
+    game = new(c, bots=(None, "random"))
+    gid = game["id"]
+    finished = new(c)  # an export of any game, as the operator sees it
+    export = c.get(f"/api/v1/games/{finished['id']}/export", headers=auth(ADMIN_TOKEN)).json
+    raw_import = json.dumps({**export, "id": "\ud800"}).encode()
+    assert b"\\ud800" in raw_import
+    refused(post_raw(c, "/api/v1/games/import", raw_import, ADMIN_TOKEN), 400, "bad_request", "id")
+    with Unchanged(r, gid):
+        path = f"/api/v1/games/{gid}/actions"
+        bad = b'{"action": {"type": "x", "card": "\\udfff"}, "expected_version": 1}'
+        refused(post_raw(c, path, bad, game["tokens"][0]), 400, "bad_request")
+        refused(c.get("/api/v1/games?game=a%00b"), 400, "bad_request")
+    assert c.get("/api/v1/games").json["total"] == listed + 2
+    assert c.get("/api/v1/games").status_code == 200

@@ -261,7 +261,8 @@ def client(url: str) -> FlaskClient:
 
 
 def _refused_at(client: FlaskClient, doc: dict) -> tuple[int, str]:
-    r = client.post("/api/v1/games/import", json=doc)
+    admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
+    r = client.post("/api/v1/games/import", json=doc, headers=admin)
     assert r.status_code == 422, r.json
     err = r.json["error"]
     assert (

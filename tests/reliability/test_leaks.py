@@ -6,8 +6,10 @@ against what that caller may not see, computed from the full state (``secrets.py
 - the legal actions;
 - the events (as they arrive, by ``after``, some by long-poll) and the responses of its own
   actions and undos, each event against the state at its own version;
-- the push stream (``/stream``: its status, its catch-up after ``after``, its undo notices),
-  read as each caller would, the seats half of the time with a stream ticket;
+- the push stream (``/stream``: its status, its catch-up after ``after``, its undo notices, its
+  chat lines after ``chat_after``), read as each caller would, the seats half of the time with
+  a stream ticket; a chat frame must be of a room the caller may read, and a line the host hid
+  must come without its text;
 - the audit (events and the undo trail, each undone event against the history it was in);
 - errors: a stale version, acting out of turn, and (Artus) playing a card one does not hold,
   which must not tell a card in another hand from a card in a pile.
@@ -57,7 +59,7 @@ GAMES_PLAYED = [
     ("lancaster", {}, 2, "turn", 15),
     ("lancaster", {}, 3, "host", 16),
 ]
-FIGURES = {"responses": 0, "games": 0, "frames": 0}
+FIGURES = {"responses": 0, "games": 0, "frames": 0, "chat": 0}
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +73,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient,
     server.stop()
     print(
         f"\nFIGURE leak sweep: {FIGURES['games']} games, {FIGURES['responses']} responses "
-        f"(of them {FIGURES['frames']} stream frames) "
+        f"(of them {FIGURES['frames']} stream frames, {FIGURES['chat']} of chat) "
         "checked, 0 leaks"
     )
 
@@ -108,6 +110,9 @@ class Sweep:
             assert set(r.json) == {"seat", "token"} and r.json["seat"] == i["seat"]
             self.tokens[i["seat"]] = r.json["token"]
         self.line = 0  # chat lines said
+        self.said: list[tuple[int, str]] = []  # (line id, room) of every line said
+        self.hidden: dict[int, str] = {}  # line id -> text, of the lines the host hid
+        self.texts: dict[int, str] = {}  # line id -> text
         # callers: each seat, a spectator and the host (the host has powers, not sight)
         self.callers: dict[str, tuple[str | None, int | None]] = {
             **{f"seat{s}": (t, s) for s, t in self.tokens.items()},
@@ -130,6 +135,7 @@ class Sweep:
         self.matches: list[Any] = [None]  # index = version
         self.seen = dict.fromkeys(self.callers, 0)  # last event version each caller read
         self.streamed = dict.fromkeys(self.callers, 0)  # the same, by the stream
+        self.chatted = dict.fromkeys(self.callers, 0)  # the last chat line each one streamed
         self.undone_history: list[dict[int, Any]] = []  # per undo: version -> match removed
         self.sync()
 
@@ -221,13 +227,17 @@ class Sweep:
 
     def stream(self, caller: str, ticket: bool) -> None:
         """Read the caller's stream from where it last was up to now (its status first when
-        it starts at 0), check every frame, and close it."""
+        it starts at 0; the chat lines it may read after its last one), check every frame, and
+        close it."""
         token, seat = self.callers[caller]
-        after = self.streamed[caller]
-        if after == self.version:
+        after, chat_at = self.streamed[caller], self.chatted[caller]
+        rooms = ("players", "spectators") if seat is not None else ("spectators",)
+        want = max((i for i, room in self.said if room in rooms), default=0)
+        if after == self.version and chat_at >= want:
             return
         headers = {"Authorization": f"Bearer {token}"} if token else {}
         query: dict[str, Any] = {} if after == 0 else {"after": after}
+        query["chat_after"] = chat_at
         if ticket and seat is not None:
             r = self.post(caller, "/stream-ticket", {})
             assert r.status_code == 200, r.get_json()
@@ -239,23 +249,33 @@ class Sweep:
         buf, at = "", after
         try:
             chunks = iter(r.response)
-            while at != self.version:
+            while at != self.version or chat_at < want:
                 buf += next(chunks).decode()
-                while "\n\n" in buf and at != self.version:
+                while "\n\n" in buf and (at != self.version or chat_at < want):
                     block, buf = buf.split("\n\n", 1)
-                    at = self.frame(caller, block, at)
+                    at, chat_at = self.frame(caller, block, at, chat_at)
         finally:
             r.close()
-        self.streamed[caller] = at
+        self.streamed[caller], self.chatted[caller] = at, chat_at
 
-    def frame(self, caller: str, block: str, at: int) -> int:
-        """Check one stream frame; the version the caller is at after it."""
+    def frame(self, caller: str, block: str, at: int, chat_at: int) -> tuple[int, int]:
+        """Check one stream frame; the version and chat line the caller is at after it."""
         self.text(caller, block)
         FIGURES["frames"] += 1
         fields = dict(line.split(": ", 1) for line in block.split("\n") if ": " in line)
         if "data" not in fields:
-            return at
+            return at, chat_at
         data = json.loads(fields["data"])
+        if fields["event"] == "chat":
+            seat = self.callers[caller][1]
+            FIGURES["chat"] += 1
+            assert "id" not in fields, "a chat frame does not move the version"
+            assert seat is not None or data["room"] == "spectators", f"{caller} streamed {data}"
+            if data["id"] in self.hidden:
+                assert data.get("hidden") is True and "text" not in data, data
+                assert self.hidden[data["id"]] not in block, f"{caller} streamed a hidden text"
+            self.check(caller, "chat", data, self.matches[-1])
+            return at, max(chat_at, data["id"])
         if fields["event"] == "events":
             self.check_events(caller, data["events"])
             assert [e["version"] for e in data["events"]] == list(
@@ -265,20 +285,28 @@ class Sweep:
             assert data["version"] < at
         elif fields["event"] == "status":
             assert set(data) <= {"version", "status", "to_act", "result"}, data
-        return int(fields["id"])
+        return int(fields["id"]), chat_at
 
     def chat(self, caller: str, step: int) -> None:
         """Say a line now and then; read the chat: the players' room only for the seats."""
         seat = self.callers[caller][1]
         if seat is not None and step % 12 == 0:
             room = "players" if step % 24 == 0 else "spectators"
-            r = self.post(caller, "/chat", {"text": f"line {step}", "room": room})
+            text = f"line {self.line} by {caller} in {room}"
+            r = self.post(caller, "/chat", {"text": text, "room": room})
             assert r.status_code == 201, r.get_json()
             self.line += 1
+            self.said.append((r.get_json()["id"], room))
+            self.texts[r.get_json()["id"]] = text
+        if caller == "host" and step % 12 == 0 and self.said:
+            line = self.said[step % len(self.said)][0]  # (not the play's random numbers)
+            assert self.post(caller, f"/chat/{line}/hide", {}).status_code == 200
+            self.hidden[line] = self.texts[line]
         lines = self.get(caller, "/chat").get_json()["lines"]
         rooms = {x["room"] for x in lines}
         assert seat is not None or rooms <= {"spectators"}, f"{caller} read the players' room"
         for line in lines:
+            assert line["id"] not in self.hidden or "text" not in line, line
             self.check(caller, "chat", line, self.matches[-1])
 
     def notices(self, kind: str, after: int) -> None:

@@ -205,7 +205,7 @@ def test_the_operator_reads_everything_and_cannot_act(env) -> None:  # type: ign
         assert resp.json["error"]["details"]["reason"] == "not_a_player"
     assert c.get(f"/api/v1/games/{gid}").json["version"] == v
     # an import gets new tokens: the old ones mean nothing there
-    imported = c.post("/api/v1/games/import", json=export)
+    imported = c.post("/api/v1/games/import", json=export, headers=h(ADMIN_TOKEN))
     assert imported.status_code == 201, imported.json
     new_id = imported.json["id"]
     for old in (g["host_token"], *[s["token"] for s in g["seats"]]):

@@ -42,6 +42,8 @@ def farm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[list[Client
         "CHRONICLE_RECONCILE_SECONDS": "1",
         "CHRONICLE_RATE_LIMIT": "off",
         "CHRONICLE_RATE_LIMIT_ADDRESS": "off",
+        "CHRONICLE_CREATE_QUOTA": "off",
+        "CHRONICLE_IMPORT_QUOTA": "off",
     }
     ports = [free_port(), free_port()]
     procs = []
@@ -136,4 +138,5 @@ def test_two_apis_and_two_workers_play_twenty_bot_games_at_once(
             assert job.return_value() == "played", (gid, version, seat)
         # The log replays through the rules (every command legal, by a seat to act).
         export = apis[i % 2].get(f"/api/v1/games/{gid}/export").json()
-        assert apis[(i + 1) % 2].post("/api/v1/games/import", export).status_code == 201
+        imported = apis[(i + 1) % 2].post("/api/v1/games/import", export, ADMIN_TOKEN)
+        assert imported.status_code == 201

@@ -96,7 +96,7 @@ def test_undo_export_and_import_round_trip() -> None:
     play_to_end(ch, gid)
     doc = ch.export(gid, Caller(SPECTATOR))
     assert len(doc["undone"]) == 1 and doc["seed"] == "seed-4"
-    copy = ch.import_log(doc)
+    copy = ch.import_log(doc, "Bearer admin")
     assert ch.current(copy["id"]).match == ch.current(gid).match
     assert ch.export(copy["id"], Caller(SPECTATOR))["undone"] == doc["undone"]
     audit = ch.audit(copy["id"], Caller(SPECTATOR))

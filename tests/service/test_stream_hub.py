@@ -1,6 +1,7 @@
 """The stream hub on a real Redis, without its subscription: a feed whose notices were lost
 (a reconnect) is brought back by ``resync``, appends and undos alike; and every change the
-scripts make is announced on the channel, in order."""
+scripts make is announced on the channel, in order; chat lines and hides whose notices were lost
+are found the same way, each for the rooms its watcher may read."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ import random
 
 import redis
 
-from projections.views import HOST, SEAT, Caller
+from projections.views import HOST, SEAT, SPECTATOR, Caller
+from service import chat
+from service.chat_stream import ChatSource
 from service.chronicle import Chronicle
 from service.jobs import NoJobs
 from service.redis_store import RedisEventStore
@@ -118,3 +121,37 @@ def test_another_kind_is_one_more_source(redis_url: str) -> None:
     assert feed.seq == 1 and feed.extra == {"chat": 7}
     assert hub._changes(watch) == [sse("chat", None, {"id": 7})]
     assert hub._changes(watch) == []  # delivered once
+
+
+def test_resync_finds_lost_chat_lines_and_hides_for_the_rooms_each_may_read(
+    redis_url: str,
+) -> None:
+    client = redis.Redis.from_url(redis_url)
+    ch = Chronicle(RedisEventStore(client), NoJobs())
+    gid = ch.create(None, "artus", [{"name": "a"}, {"name": "b"}], {}, "hub-chat")["id"]
+    hub = Hub(ch.store, client)
+    source = ChatSource(client)
+    hub.register(source)
+    feed = hub.feeds[gid] = Feed(gid, _head(ch, gid))
+    cur = ch.current(gid)
+    watches = {
+        who: Watch(feed, cur.game, cur.match.config, caller, feed.version, 0, 0, ("", ()))
+        for who, caller in (("seat", Caller(SEAT, 0)), ("spectator", Caller(SPECTATOR)))
+    }
+    for w in watches.values():
+        assert source.start(hub, w, None) == []
+    names = ["a", "b"]
+    seat = chat.post(client, gid, Caller(SEAT, 0), names, "our plan", None, None, "s", 0)
+    fan = chat.post(client, gid, Caller(SPECTATOR), names, "go!", None, "Fan", "f", 0)
+    hub.resync()  # the notices were never heard (no subscription): found by the resync
+    with feed.cond:
+        got = {who: source.frames(w) for who, w in watches.items()}
+    assert [b"our plan" in f for f in got["seat"]] == [True, False]
+    assert len(got["spectator"]) == 1 and b"go!" in got["spectator"][0]
+    assert chat.hide(client, gid, fan["id"], 0) and chat.hide(client, gid, seat["id"], 0)
+    hub.resync()
+    with feed.cond:
+        got = {who: source.frames(w) for who, w in watches.items()}
+    assert len(got["seat"]) == 2 and all(b'"hidden":true' in f for f in got["seat"])
+    assert len(got["spectator"]) == 1 and b"go!" not in got["spectator"][0]
+    assert b"our plan" not in b"".join(got["seat"] + got["spectator"])

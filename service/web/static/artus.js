@@ -1,6 +1,6 @@
 // Artus: the round table of 29 seats (values and colour bands turn with the King), every
 // figure, the rings (crowns), the scoring cards and the seat's own hand.
-import { commonEvent, fallbackEvent, signed, who } from "./common.js";
+import { eventWords, phaseIn, signed, swatch } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const PLAYER = {
@@ -120,9 +120,7 @@ function board(s, c) {
   </svg>`;
 }
 
-function phaseWords(s) {
-  return { placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" }[s.phase] || s.phase;
-}
+const phaseWords = phaseIn({ placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" });
 
 function handCards(cards, keyed) {
   return cards.map(
@@ -143,7 +141,7 @@ function details(s, c) {
       <tbody>${s.colours.map(
         (col, i) => html`<tr class="${s.to_act.includes(i) ? "acting" : ""}">
           <td>${c.names[i]}${i === me ? " (you)" : ""}</td>
-          <td><span class="swatch c-${col}">${PLAYER[col].letter}</span> ${col}</td>
+          <td>${swatch(col, PLAYER[col].letter)} ${col}</td>
           <td class="num">${s.scores[i]}</td>
           <td class="num">${s.hand_sizes[i]}</td>
           <td>${Object.entries(s.piles[i]).map(([p, k]) => `${p} ${k}`).join(" · ")}</td></tr>`,
@@ -191,11 +189,7 @@ function keysOf(a) {
   return k;
 }
 
-function describeEvent(e, c) {
-  const common = commonEvent(e, c);
-  if (common) return common;
-  const d = e.data || {};
-  const w = who(e, c);
+function gameEvent(e, c, d, w) {
   switch (e.type) {
     case "GameStarted":
       return `The cards were dealt (${(d.hand_sizes || []).join(" / ")} cards); ${d.knights_per_player} knights each.`;
@@ -214,7 +208,7 @@ function describeEvent(e, c) {
     case "CardDrawn":
       return `${w} drew from the ${d.pile} pile${d.card ? ` (${cardName(d.card)})` : ""}.`;
     default:
-      return fallbackEvent(e, c);
+      return null;
   }
 }
 
@@ -222,13 +216,13 @@ export default {
   board,
   details,
   describeAction,
-  describeEvent,
+  describeEvent: eventWords(gameEvent),
   keysOf,
   phase: (s) => `round ${s.round}/${s.rounds}, ${phaseWords(s)}`,
   scores: (s) => Object.fromEntries(s.scores.map((x, i) => [i, x])),
   seatBadge: (seat, s) => {
     const col = s.colours[seat];
-    return col ? html`<span class="swatch c-${col}">${PLAYER[col].letter}</span>` : "";
+    return col ? swatch(col, PLAYER[col].letter) : "";
   },
   clickHint: "click a seat, a figure or a card",
 };

@@ -1,6 +1,7 @@
-// What every game's log shares: the service's own events (creation, result, seats, clocks),
-// and a plain fallback for any event a renderer does not know.
-import { plural } from "./ui.js";
+// What every game's renderer shares: the log's words for the service's own events (creation,
+// result, seats, clocks) and a plain fallback for any event a renderer does not know
+// (eventWords), a player's colour swatch, the words of a phase, and small number words.
+import { html, plural } from "./ui.js";
 
 export function who(e, c) {
   return e.seat == null ? "The game" : c.names[e.seat] || `Seat ${e.seat + 1}`;
@@ -47,3 +48,14 @@ export function fallbackEvent(e, c) {
 
 export const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
+
+/** A game's describeEvent: the service's own events, then the game's (``own(e, c, data, who)``
+ *  returns null for an event it does not know), then the plain fallback. */
+export const eventWords = (own) => (e, c) =>
+  commonEvent(e, c) || own(e, c, e.data || {}, who(e, c)) || fallbackEvent(e, c);
+
+/** A player's colour as a swatch with its letter (colour is never the only cue). */
+export const swatch = (colour, letter) => html`<span class="swatch c-${colour}">${letter}</span>`;
+
+/** The words of a view's phase, from a game's table of them (the phase's name otherwise). */
+export const phaseIn = (words) => (s) => words[s.phase] || s.phase;

@@ -2,7 +2,7 @@
 // castles, ports/gates/flags), the succession track with crowns and the current King, every
 // colour's army and household, the bag, and money (exact for the seat's own colours, the last
 // digit for the others, as the tax track shows it).
-import { commonEvent, fallbackEvent, who } from "./common.js";
+import { eventWords, phaseIn, swatch } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const COL = {
@@ -151,7 +151,7 @@ function details(s, c) {
       const seat = s.seats[col];
       const mine = (s.your_colours || []).includes(col);
       return html`<div class="kc-col${mine ? " mine" : ""}">
-        <h3><span class="swatch c-${col}">${COL[col].letter}</span> ${col} · ${c.names[seat]}${mine ? " (you)" : ""}${s.king === col ? " · King" : ""}</h3>
+        <h3>${swatch(col, COL[col].letter)} ${col} · ${c.names[seat]}${mine ? " (you)" : ""}${s.king === col ? " · King" : ""}</h3>
         <p>Money: ${money(s, col)} · tax markers: ${s.tax_markers[col]}</p>
         <p class="muted">Army (${(s.armies[col] || []).length})</p>${counters(s.armies[col] || [], s.acting_colour === col)}
         <p class="muted">Household (${(s.households[col] || []).length})</p>${counters(s.households[col] || [], false)}
@@ -161,12 +161,10 @@ function details(s, c) {
   </div>`;
 }
 
-function phaseWords(s) {
-  return {
+const phaseWords = phaseIn({
     forming: "forming armies", crowns: "placing crowns", bonus: "drawing the bonus", occupy_rouen: "occupying Rouen",
     attacks: "attacks", castles: "castles", tax: "taxation", refill: "refilling the army", over: "over",
-  }[s.phase] || s.phase;
-}
+  });
 
 function drawWords(a) {
   const h = a.household || {};
@@ -223,11 +221,7 @@ function keysOf(a) {
   return k;
 }
 
-function describeEvent(e, c) {
-  const common = commonEvent(e, c);
-  if (common) return common;
-  const d = e.data || {};
-  const w = who(e, c);
+function gameEvent(e, c, d, w) {
   const list = (ids) => (ids || []).map((x) => counter(x).short).join(" ");
   switch (e.type) {
     case "EnemiesPlaced":
@@ -257,7 +251,7 @@ function describeEvent(e, c) {
     case "FinalTaxCollected":
       return `Final taxation: ${Object.entries(d.money || {}).map(([col, m]) => `${col} ${m}`).join(", ")}.`;
     default:
-      return fallbackEvent(e, c);
+      return null;
   }
 }
 
@@ -265,12 +259,12 @@ export default {
   board,
   details,
   describeAction,
-  describeEvent,
+  describeEvent: eventWords(gameEvent),
   keysOf,
   phase: (s) => (s.square ? `square ${s.square}/${s.last_square}, ${phaseWords(s)}` : phaseWords(s)),
   seatBadge: (seat, s) =>
     Object.entries(s.seats)
       .filter(([, x]) => x === seat)
-      .map(([col]) => html`<span class="swatch c-${col}">${COL[col].letter}</span>`),
+      .map(([col]) => swatch(col, COL[col].letter)),
   clickHint: "click a territory, a counter or a track square",
 };

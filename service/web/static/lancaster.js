@@ -1,7 +1,7 @@
 // Lancaster: the nine counties with their nobles and knights, every castle, the conflicts,
 // parliament's two law rows and the vote, each player's screen (gold and squires: the seat's
 // own, or everyone's with 2 players) and every player's public track.
-import { commonEvent, fallbackEvent, who } from "./common.js";
+import { eventWords, phaseIn, swatch } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const COL = {
@@ -164,7 +164,7 @@ function details(s, c) {
         ? html`gold <b>${p.gold}</b> · squires <b>${p.squires}</b>`
         : html`<span class="muted">gold and squires behind the screen</span>`;
       return html`<div class="la-player${mine ? " mine" : ""}">
-        <h3><span class="swatch c-${p.colour}">${COL[p.colour].letter}</span> ${c.names[p.seat]}${mine ? " (you)" : ""}${p.ally ? html` · ally <span class="swatch c-${p.ally}">${COL[p.ally].letter}</span>` : ""}</h3>
+        <h3>${swatch(p.colour, COL[p.colour].letter)} ${c.names[p.seat]}${mine ? " (you)" : ""}${p.ally ? html` · ally ${swatch(p.ally, COL[p.ally].letter)}` : ""}</h3>
         <p>power <b>${p.power}</b> · vote markers ${p.markers} · nobles ${p.nobles.join(" ") || "none"}</p>
         <p>${mine ? html`<span class="secret">Your screen: ${screen}</span>` : screen}</p>
         <p class="small">extensions: ${p.extensions.map((x) => x.replace("_", " ")).join(", ") || "none"} · pile ${p.extension_pile}</p>
@@ -176,12 +176,10 @@ function details(s, c) {
   </div>`;
 }
 
-function phaseWords(s) {
-  return {
+const phaseWords = phaseIn({
     start: "building the first extension", placement: "placing knights", vote: "parliament votes",
     laws: "laws take effect", counties: "county rewards", castle: "castle rewards", conflicts: "conflicts", over: "over",
-  }[s.phase] || s.phase;
-}
+  });
 
 function describeAction(a, c) {
   const s = c.view.state;
@@ -239,11 +237,7 @@ function gains(g) {
     .join(", ");
 }
 
-function describeEvent(e, c) {
-  const common = commonEvent(e, c);
-  if (common) return common;
-  const d = e.data || {};
-  const w = who(e, c);
+function gameEvent(e, c, d, w) {
   switch (e.type) {
     case "GameSetUp":
       return `The board was set: laws ${d.current.join(", ")} in force, ${d.debate.join(", ")} under debate; conflicts ${d.conflicts.join(", ")}.`;
@@ -290,7 +284,7 @@ function describeEvent(e, c) {
     case "RoundStarted":
       return `Round ${d.round}: conflicts ${d.conflicts.join(", ")}; laws ${d.laws.join(", ")} under debate.`;
     default:
-      return fallbackEvent(e, c);
+      return null;
   }
 }
 
@@ -298,13 +292,13 @@ export default {
   board,
   details,
   describeAction,
-  describeEvent,
+  describeEvent: eventWords(gameEvent),
   keysOf,
   phase: (s) => `round ${s.round}/5, ${phaseWords(s)}`,
   scores: (s) => Object.fromEntries(s.players.map((p) => [p.seat, p.power])),
   seatBadge: (seat, s) => {
     const p = s.players[seat];
-    return p ? html`<span class="swatch c-${p.colour}">${COL[p.colour].letter}</span>` : "";
+    return p ? swatch(p.colour, COL[p.colour].letter) : "";
   },
   clickHint: "click a county, a conflict, a castle space, a law or a knight",
 };

@@ -2,7 +2,11 @@
 // ticket from /stream-ticket, so no token is ever in a URL), otherwise the long-poll
 // GET /events?after=N&wait=S that every server has (short waits, so an undo, which appends
 // nothing, shows within a few seconds).  Either way the callbacks receive
-// onEvents(events, version), onUndo(version), onChat(line) and onStatus(version).
+// onEvents(events, version), onUndo(version), onChat(line, via) and onStatus(version).
+// Table chat (when the server has it) comes the same way: `event: chat` on the stream, from
+// the last line held (?chat_after=, so nothing said while it reconnects is lost), or, while
+// the page polls, GET /chat?after= beside each long-poll.  A hide comes as the line again,
+// without its text.
 import { api } from "./api.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -14,6 +18,7 @@ export class Live {
     this.features = features;
     this.h = handlers;
     this.after = 0;
+    this.chat = 0; // the last chat line id received
     this.stopped = false;
     this.mode = "none";
   }
@@ -39,9 +44,27 @@ export class Live {
     this.after = Math.max(this.after, version);
   }
 
+  heard(line, via) {
+    if (!line || typeof line.id !== "number") return;
+    this.chat = Math.max(this.chat, line.id);
+    if (this.h.onChat) this.h.onChat(line, via);
+  }
+
+  /** The chat lines after the last one held (poll mode, or right after saying one). */
+  async pollChat() {
+    if (!this.features.chat) return;
+    try {
+      const r = await api(`/games/${this.id}/chat?after=${this.chat}`, { token: this.token });
+      for (const line of r.lines || []) this.heard(line, "poll");
+    } catch {
+      /* chat is optional; the next round tries again */
+    }
+  }
+
   async stream() {
     this.setMode("stream");
     let url = `/api/v1/games/${this.id}/stream?after=${this.after}`;
+    if (this.features.chat) url += `&chat_after=${this.chat}`;
     try {
       if (this.token) {
         const t = await api(`/games/${this.id}/stream-ticket`, { method: "POST", token: this.token });
@@ -71,7 +94,7 @@ export class Live {
       this.after = d.version;
       this.h.onUndo(d.version);
     });
-    es.addEventListener("chat", (e) => this.h.onChat && this.h.onChat(parse(e)));
+    es.addEventListener("chat", (e) => this.heard(parse(e), "stream"));
     es.addEventListener("status", (e) => this.h.onStatus(parse(e).version));
     es.onerror = () => {
       // A ticket lasts a minute: reconnect with a fresh one, resuming after what we have.
@@ -83,6 +106,7 @@ export class Live {
   async poll() {
     this.setMode("poll");
     while (!this.stopped) {
+      await this.pollChat();
       this.abort = new AbortController();
       try {
         const r = await api(`/games/${this.id}/events?after=${this.after}&wait=4&limit=1000`, {

@@ -34,7 +34,6 @@ export async function table(id) {
   ]);
   S.log = ev.events;
   renderLog();
-  if (S.features.chat) loadChat();
   S.live = new Live(id, S.token, S.features, {
     onEvents: (events) => {
       if (events.some((e) => SEAT_EVENTS.has(e.type))) S.needSummary = true;
@@ -46,13 +45,11 @@ export async function table(id) {
       renderLog();
       refresh();
     },
-    onChat: (line) => addChat([line]),
+    onChat: (line, via) => addChat(line, via),
     onStatus: () => refresh(),
   });
   S.live.start(S.log.length ? S.log[S.log.length - 1].version : 0);
   setInterval(tick, 1000);
-  // The stream does not carry chat lines yet (the server has no chat source on it): poll.
-  if (S.features.chat) setInterval(loadChat, 3000);
 }
 
 function layout() {
@@ -455,30 +452,25 @@ function renderLog(fresh) {
   }
 }
 
-// ---- chat ---------------------------------------------------------------------------------
+// ---- chat: the lines arrive by S.live (the stream, or its polling while the stream is down)
 S.chat = [];
 function room() {
   return S.token ? "players" : "spectators";
 }
-async function loadChat() {
-  const after = S.chat.length ? S.chat[S.chat.length - 1].id : 0;
-  try {
-    const r = await api(`/games/${S.id}/chat?room=${room()}&after=${after}`, { token: S.token });
-    addChat(r.lines || []);
-  } catch {
-    /* chat is optional */
+function addChat(line, via) {
+  // A line again (a hide, or a resume that repeats it) replaces the one held.
+  const at = S.chat.findIndex((l) => l.id === line.id);
+  const entry = { ...line, via };
+  if (at >= 0) S.chat[at] = entry;
+  else {
+    S.chat.push(entry);
+    S.chat.sort((a, b) => a.id - b.id);
   }
-}
-function addChat(lines) {
-  const known = new Set(S.chat.map((l) => l.id));
-  const fresh = lines.filter((l) => !known.has(l.id));
-  if (!fresh.length) return;
-  S.chat.push(...fresh);
   const n = S.summary ? names() : [];
   mount(
     $("#chat"),
     S.chat.slice(-100).map(
-      (l) => html`<li><span class="muted">${fmtTime(l.at)}</span> <b>${l.seat != null ? n[l.seat] || l.name : l.name || "spectator"}</b>${l.room === "spectators" && S.token ? " (spectators)" : ""}: ${l.text}</li>`,
+      (l) => html`<li data-id="${l.id}" data-via="${l.via}"><span class="muted">${fmtTime(l.at)}</span> <b>${l.seat != null ? n[l.seat] || l.name : l.name || "spectator"}</b>${l.room === "spectators" && S.token ? " (spectators)" : ""}: ${l.hidden ? html`<i class="muted">hidden by the host</i>` : l.text}</li>`,
     ),
   );
   const el = $("#chat");
@@ -493,7 +485,7 @@ async function sendChat(e) {
   try {
     await api(`/games/${S.id}/chat`, { method: "POST", body, token: S.token });
     $("#chat-text").value = "";
-    loadChat();
+    if (S.live.mode !== "stream") S.live.pollChat(); // the stream brings it by itself
   } catch (err) {
     notice(err.message);
   }

@@ -1,0 +1,78 @@
+"""Every string the API takes is valid Unicode without NUL, or the request is refused with 400.
+
+JSON may spell a lone UTF-16 surrogate (``"\\ud800"``); Python decodes it to a ``str`` that
+cannot be encoded as UTF-8, so it would fail later, deep in a handler or in Redis (a 500), or be
+stored and break every reader.  NUL is refused too (C libraries, logs and terminals truncate at
+it).  The check is one place for every resource: a ``before_request`` hook that walks the JSON
+body (parsed once and cached for the handler; nesting is already bounded by
+``limits.MAX_JSON_DEPTH``), the query string, the path and the headers the service reads.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, request
+
+from domain.errors import BadAction
+
+READ_HEADERS = ("Authorization", "Idempotency-Key", "If-Match")
+
+
+def problem(value: str) -> str | None:
+    """Why ``value`` is not acceptable text, or None."""
+    if "\x00" in value:
+        return "contains a NUL character"
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return "is not valid Unicode (a lone surrogate)"
+    return None
+
+
+def first_bad(value: Any, where: str) -> tuple[str, str] | None:
+    """The first (field, reason) of a parsed JSON value that holds bad text, else None."""
+    if isinstance(value, str):
+        why = problem(value)
+        return (where or "body", why) if why else None
+    if isinstance(value, dict):
+        for k, v in value.items():
+            name = f"{where}.{k}" if where else str(k)
+            why = problem(k) if isinstance(k, str) else None
+            if why:
+                return (where or "body", f"a key {why}")
+            found = first_bad(v, name)
+            if found:
+                return found
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            found = first_bad(v, f"{where}.{i}" if where else str(i))
+            if found:
+                return found
+    return None
+
+
+def _refuse_bad_text() -> None:
+    found: tuple[str, str] | None = None
+    for name in READ_HEADERS:
+        header = request.headers.get(name)
+        if header is not None and (why := problem(header)):
+            found = (name, why)
+    for name, value in request.args.items(multi=True):
+        why = problem(name) or problem(value)
+        if why:
+            found = found or (name, why)
+    why = problem(request.path)
+    if why:
+        found = found or ("path", why)
+    if found is None and request.is_json and request.content_length:
+        body = request.get_json(silent=True, cache=True)
+        found = first_bad(body, "")
+    if found is not None:
+        field, why = found
+        raise BadAction(f"invalid text in {field}: it {why}", {field: [f"text that {why}"]})
+
+
+def install(app: Flask) -> None:
+    """Refuse bad text before any handler runs (after the JSON depth check)."""
+    app.before_request(_refuse_bad_text)

@@ -1,0 +1,195 @@
+"""Imports validated whole before anything is stored (issue 10): timestamps in range and in
+order, ids, every field of the undo trail; the undo trail's own tamper evidence, reported by
+``/audit`` beside ``chain_ok``; imports need the admin token unless the operator opens them.
+
+Each hostile document is re-chained with the revealed seed (as an attacker holding an export
+can), so the log's chain alone cannot catch it.  The app runs in process on a Redis of this
+module's own."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import pytest
+import redis
+from flask.testing import FlaskClient
+
+from projections import chain
+from projections.records import from_full
+from service.app import create_app
+from service.redis_server import RedisServer
+from service.redis_store import keys
+from tests.conftest import ADMIN_TOKEN, settings
+from tests.reliability.test_hostile_input import auth, refused
+from tests.reliability.test_preconditions import act, legal, placing_game
+
+IMPORT = "/api/v1/games/import"
+FAR = "9999-12-31T23:59:59.999-14:00"
+
+
+@pytest.fixture(scope="module")
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, redis.Redis]]:
+    server = RedisServer(tmp_path_factory.mktemp("imports"), persistent=False)
+    url = server.start()
+    yield create_app(settings(url)).test_client(), redis.Redis.from_url(url)
+    server.stop()
+
+
+def played_with_an_undo(c: FlaskClient) -> str:
+    """A game with moves and one undo by a seat (the trail has one record)."""
+    gid, tokens = placing_game(c)
+    b = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
+    start = legal(c, gid, tokens[b])
+    assert act(c, gid, tokens[b], start["actions"][0], start["version"]).status_code == 201
+    assert c.post(f"/api/v1/games/{gid}/undo", json={}, headers=auth(tokens[b])).status_code == 200
+    assert act(c, gid, tokens[b], start["actions"][1], start["version"]).status_code == 201
+    a = 1 - b
+    mine = legal(c, gid, tokens[a])
+    assert act(c, gid, tokens[a], mine["actions"][0], mine["version"]).status_code == 201
+    return gid
+
+
+def exported(c: FlaskClient, gid: str) -> dict[str, Any]:
+    r = c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN))
+    assert r.status_code == 200
+    return r.json
+
+
+def rechained(doc: dict[str, Any]) -> dict[str, Any]:
+    """The log's hash chain re-made with the revealed seed (what an attacker can do)."""
+    key, head, events = chain.chain_key(doc["seed"]), chain.GENESIS, []
+    for e in doc["events"]:
+        rec = from_full({**e, "hash": ""})
+        head = chain.link(key, head, rec)
+        events.append({**e, "hash": head})
+    return {**doc, "events": events, "head_hash": head}
+
+
+def post_import(c: FlaskClient, doc: Any, token: str | None = ADMIN_TOKEN) -> Any:
+    return c.post(IMPORT, data=json.dumps(doc), headers={"Content-Type": "application/json",
+                                                         **auth(token)})  # fmt: skip
+
+
+def stored_games(r: redis.Redis) -> int:
+    return len(list(r.scan_iter(match="{g:*}:meta")))
+
+
+def test_far_future_times_with_odd_offsets_are_refused_and_listing_never_500s(env) -> None:  # type: ignore[no-untyped-def]
+    c, r = env
+    doc = exported(c, played_with_an_undo(c))
+    before = stored_games(r)
+    far = rechained({**doc, "undone": [], "created_at": FAR,
+                     "events": [{**e, "at": FAR} for e in doc["events"]]})  # fmt: skip
+    refused(post_import(c, far), 422, "illegal_action", "field")
+    only_events = rechained(
+        {**doc, "undone": [], "events": [{**e, "at": FAR} for e in doc["events"]]}
+    )
+    refused(post_import(c, only_events), 422, "illegal_action", "field")
+    for bad in ("x", "2026-13-01T00:00:00Z", "1970-01-01T00:00:00Z", "2026-01-01T00:00:00"):
+        refused(post_import(c, rechained({**doc, "undone": [], "created_at": bad})), 422,
+                "illegal_action")  # fmt: skip
+    # times out of order (a later version dated before an earlier one)
+    events = copy.deepcopy(doc["events"])
+    events[-1]["at"] = "2001-01-01T00:00:00.000Z"
+    refused(post_import(c, rechained({**doc, "undone": [], "events": events})), 422,
+            "illegal_action")  # fmt: skip
+    assert stored_games(r) == before
+    for path in ("/api/v1/games", "/api/v1/games?status=active", "/api/v1/games?game=artus",
+                 "/api/v1/games?status=finished"):  # fmt: skip
+        assert c.get(path).status_code == 200, path
+
+
+def test_ids_are_checked(env) -> None:  # type: ignore[no-untyped-def]
+    c, r = env
+    doc = exported(c, played_with_an_undo(c))
+    before = stored_games(r)
+    for bad_id in ("", "a/b", "x" * 65, "spaces here", "é"):
+        refused(post_import(c, {**doc, "id": bad_id}), 422, "illegal_action", "field")
+    events = copy.deepcopy(doc["events"])
+    events[-1]["actor"] = 7  # not a seat of a two-player game
+    refused(post_import(c, rechained({**doc, "events": events})), 422, "illegal_action")
+    assert stored_games(r) == before
+
+
+def test_every_field_of_the_undo_trail_is_checked(env) -> None:  # type: ignore[no-untyped-def]
+    c, r = env
+    doc = exported(c, played_with_an_undo(c))
+    [record] = doc["undone"]
+    before = stored_games(r)
+    issue = {"by": "seat:0", "at": "x", "from_version": 5, "to_version": 4, "events": [{}]}
+    refused(post_import(c, {**doc, "undone": [issue]}), 422, "illegal_action", "field")
+    variants: list[dict[str, Any]] = [
+        {**record, "by": "host"},  # made up: the undo trail's chain breaks
+        {**record, "by": "seat:9"},
+        {**record, "by": "root"},
+        {**record, "at": FAR},
+        {**record, "at": "2001-01-01T00:00:00.000Z"},  # before the events it undid
+        {**record, "from_version": record["to_version"]},
+        {**record, "to_version": 0},
+        {**record, "events": [*record["events"][:-1], {}]},
+        {**record, "events": [{**record["events"][0], "data": {"forged": True}}]},
+        {**record, "hash": "0" * 64},
+        {k: v for k, v in record.items() if k != "hash"},
+        {**record, "extra": 1},
+    ]
+    for i, bad in enumerate(variants):
+        got = post_import(c, {**doc, "undone": [bad]})
+        assert got.status_code in (400, 422), (i, got.status_code, got.json)
+    made_up = {"by": "host", "at": record["at"], "from_version": record["from_version"],
+               "to_version": record["to_version"], "events": record["events"],
+               "hash": record["hash"]}  # fmt: skip
+    refused(post_import(c, {**doc, "undone": [record, made_up]}), 422, "illegal_action")
+    assert stored_games(r) == before
+    ok = post_import(c, doc)
+    assert ok.status_code == 201, ok.json
+    audit = c.get(f"/api/v1/games/{ok.json['id']}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert audit["chain_ok"] is True and audit["undo_chain_ok"] is True
+    assert audit["imported"]["from"] == doc["id"]
+    assert {"rules_replay", "hash_chain", "timestamps", "undo_trail"} <= set(
+        audit["imported"]["verified"]
+    )
+    assert audit["undone"][0]["by"] == record["by"]
+
+
+def test_the_undo_history_has_tamper_evidence_of_its_own(env) -> None:  # type: ignore[no-untyped-def]
+    c, r = env
+    gid = played_with_an_undo(c)
+    audit = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert audit["chain_ok"] is True and audit["undo_chain_ok"] is True
+    assert audit["first_bad_undo"] is None and audit["imported"] is None
+    [record] = audit["undone"]
+    made_up = {**record, "by": "host"}
+    r.rpush(keys(gid)["undone"], json.dumps(made_up))
+    tampered = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert tampered["chain_ok"] is True
+    assert tampered["undo_chain_ok"] is False and tampered["first_bad_undo"] == 1
+    r.lset(keys(gid)["undone"], 0, json.dumps({**record, "by": "host"}))
+    r.rpop(keys(gid)["undone"])
+    edited = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert edited["undo_chain_ok"] is False and edited["first_bad_undo"] == 0
+
+
+def test_imports_need_the_admin_token_unless_opened(env, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    c, r = env
+    gid = played_with_an_undo(c)
+    doc = exported(c, gid)
+    seat_token = placing_game(c)[1][0]
+    before = stored_games(r)
+    refused(post_import(c, doc, None), 401, "unauthorized")
+    refused(post_import(c, doc, seat_token), 401, "unauthorized")
+    refused(post_import(c, doc, "made-up"), 401, "unauthorized")
+    assert stored_games(r) == before
+    opened = create_app(replace(settings(_url(r)), open_import=True)).test_client()
+    assert post_import(opened, doc, None).status_code == 201
+    assert stored_games(r) == before + 1
+
+
+def _url(r: redis.Redis) -> str:
+    kw = r.connection_pool.connection_kwargs
+    if "path" in kw:
+        return f"unix://{kw['path']}"
+    return f"redis://{kw['host']}:{kw['port']}/0"
