@@ -22,9 +22,11 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
+from domain import shapes as sh
 from domain import table as tables
 from domain.errors import BadAction, Forbidden
 from domain.rng import Rng
+from domain.shapes import Shape
 
 GAME_CREATED = "GameCreated"
 GAME_FINISHED = "GameFinished"
@@ -140,6 +142,10 @@ class GameRules(Generic[S]):
     redact: Callable[[Event, int | None, Config], dict[str, Any]]
     # Does this event show hidden information to anyone (a draw, a shuffle, a reveal)?
     reveals: Callable[[Event], bool]
+    # What ``view``/``full_view`` return and each own event's data as ``redact`` shows it
+    # (``domain/shapes.py``; the game's ``shapes`` module): the API document is made of them.
+    view_state: Shape
+    event_data: Mapping[str, Shape]
     rules_version: int = 1  # the current edition of the rules (new games); see ``Config``
 
 
@@ -184,6 +190,33 @@ def created_event(config: Config) -> Event:
     if config.table is not None:
         data["table"] = dict(config.table)
     return Event(GAME_CREATED, None, data)
+
+
+# The data of the engine's own events, as every game shows them (``GameRules.event_data``).
+ENGINE_EVENT_DATA: dict[str, Shape] = {
+    GAME_CREATED: sh.record(
+        {
+            "game": sh.STR,
+            "options": sh.map_of(sh.STR, "option names"),
+            "players": sh.list_of(
+                sh.record(
+                    {"name": sh.nullable(sh.STR, "null: an open seat"), "bot": sh.nullable(sh.STR)}
+                )
+            ),
+            "rules_version": sh.optional(sh.integer("absent: 1")),
+            "table": sh.optional(tables.RULES_DATA),
+        }
+    ),
+    GAME_FINISHED: sh.record(
+        {
+            "scores": sh.map_of(sh.INT, sh.SEAT_MAP, "each seat's score"),
+            "winners": sh.INTS,
+            "ranking": sh.INTS,
+            "details": sh.map_of(sh.anything(), "", "the game's own scoring details"),
+        },
+        "the final result",
+    ),
+}
 
 
 def config_from_created(data: Mapping[str, Any]) -> Config:

@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from domain import shapes as sh
+
 SEAT_JOINED, SEAT_LEFT, GAME_STARTED = "SeatJoined", "SeatLeft", "GameStarted"
 SEAT_RESIGNED, GAME_ABANDONED = "SeatResigned", "GameAbandoned"
 TURN_TIMED_OUT, SEAT_TAKEN_OVER = "TurnTimedOut", "SeatTakenOver"
@@ -43,6 +45,30 @@ EVENTS = frozenset(
         TURN_TIMED_OUT,
         SEAT_TAKEN_OVER,
     }
+)
+# The data of the table's events as every caller sees them (the OpenAPI document's event
+# components, ``domain/shapes.py``); a game's own event of the same name is its alternative.
+EVENT_DATA: dict[str, sh.Shape] = {
+    SEAT_JOINED: sh.record({"seat": sh.INT, "name": sh.STR}),
+    SEAT_LEFT: sh.record({"seat": sh.INT}),
+    GAME_STARTED: sh.record(
+        {"filled": sh.map_of(sh.STR, sh.SEAT_MAP, "the bot now playing each open seat")}
+    ),
+    SEAT_RESIGNED: sh.record({"seat": sh.INT, "bot": sh.STR}),
+    GAME_ABANDONED: sh.record({}),
+    TURN_TIMED_OUT: sh.record({"seat": sh.INT}),
+    SEAT_TAKEN_OVER: sh.record({"seat": sh.INT, "bot": sh.STR}),
+}
+# ``Rules.data()``: the ``table`` section of ``GameCreated``.
+RULES_DATA: sh.Shape = sh.record(
+    {
+        "open": sh.INTS,
+        "public": sh.BOOL,
+        "turn_time": sh.nullable(sh.STR),
+        "resign_bot": sh.STR,
+        "timeouts_before_takeover": sh.INT,
+    },
+    "how the table was set up (open seats, lobby, clock)",
 )
 WAITING, ABANDONED = "waiting", "abandoned"
 

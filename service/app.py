@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, jsonify, request
+from flask import Flask, request
 from flask_smorest import Api
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -27,10 +27,12 @@ from service.http import (
     errors,
     events,
     games,
+    health,
     history,
     limits,
     lobby,
     middleware,
+    openapi,
     stream,
     text,
     undo,
@@ -53,21 +55,6 @@ class ChronicleApi(Api):
 
     def handle_http_exception(self, error: Any) -> Any:
         return errors.http_error(error)
-
-
-health = Blueprint("health", __name__)
-
-
-@health.get("/healthz")
-def healthz() -> Any:
-    return jsonify({"status": "ok"})
-
-
-@health.get("/readyz")
-def readyz() -> Any:
-    ch: Chronicle = current_app.extensions["chronicle"]
-    ch.store.ping()  # a RedisError becomes 503 unavailable
-    return jsonify({"status": "ready"})
 
 
 def events_client(settings: Settings) -> Any:
@@ -115,12 +102,14 @@ def create_app(settings: Settings | None = None) -> Flask:
         OPENAPI_SWAGGER_UI_URL=docs.ASSETS_URL,  # served from a package: works offline
         API_SPEC_OPTIONS={"info": {"description": docs.OPENAPI_DESCRIPTION}},
     )
-    api = ChronicleApi(app)
+    api = ChronicleApi(app, spec_kwargs={"extra_plugins": [openapi.ErrorResponses()]})
     api.ma_plugin.converter.add_attribute_function(choices_now)  # enums from the registry
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
-    for resource in (catalog, games, views, actions, events, undo, history, lobby, webhook, chat):
+    openapi.install(api)
+    resources = (catalog, games, views, actions, events, undo, history, lobby, webhook, chat)
+    for resource in (*resources, health):
         api.register_blueprint(resource.blp)
-    app.register_blueprint(health)
+    openapi.creation_rules(api)
     app.register_blueprint(pages)  # the browser client (service/web)
     app.register_blueprint(docs.blueprint())
     errors.install(app)

@@ -32,6 +32,8 @@ from service.loading import Current
 from service.meta import GameMeta
 
 MIN_TURN_TIME = "PT1S"
+# The longest turn: a deadline stays a date (a turn of millions of weeks made none, a 500).
+MAX_TURN_TIME = "P365D"
 
 
 def min_turn_time(env: Mapping[str, str] = os.environ) -> str:

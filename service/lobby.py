@@ -56,6 +56,8 @@ def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
             problems["turn_time"] = ["an ISO 8601 duration of weeks to seconds, e.g. P3D, PT2M"]
         elif ms < least:
             problems["turn_time"] = [f"at least {minimum}"]
+        elif ms > (tables.duration_ms(clocks.MAX_TURN_TIME) or 0):
+            problems["turn_time"] = [f"at most {clocks.MAX_TURN_TIME}"]
     if problems:
         raise BadAction("invalid table", problems)
     rules = tables.Rules(

@@ -12,6 +12,7 @@ from werkzeug.routing import BaseConverter
 from domain.errors import BadAction
 from projections.views import Caller
 from service.chronicle import Chronicle
+from service.http.openapi import Parser
 from service.loading import Current
 from service.preconditions import etag
 
@@ -68,10 +69,16 @@ class GameId(BaseConverter):
     regex = r"(?!import$)[^/]{1,64}"
 
 
-def blueprint(name: str, description: str) -> Blueprint:
+class ApiBlueprint(Blueprint):
+    """flask-smorest's blueprint whose argument errors are the contract's 400 (``Parser``)."""
+
+    ARGUMENTS_PARSER = Parser()
+
+
+def blueprint(name: str, description: str, prefix: str = PREFIX) -> Blueprint:
     """A resource's blueprint under ``/api/v1``, with the ``game_id`` converter registered
     before its routes are (blueprint callbacks run in the order recorded)."""
-    blp = Blueprint(name, __name__, url_prefix=PREFIX, description=description)
+    blp = ApiBlueprint(name, __name__, url_prefix=prefix or None, description=description)
     blp.record_once(lambda state: state.app.url_map.converters.setdefault("game_id", GameId))
     return blp
 

@@ -1,6 +1,7 @@
 """Every error leaves in the contract's shape, from one table.
 
-``{"error": {"code", "message", "details"}}``.  Domain refusals map by class; werkzeug's HTTP
+``{"error": {"code", "message", "details"}}``.  Refusals (the domain's and the service's) get
+the status of their code in ``ERRORS``, the table of every code; werkzeug's HTTP
 errors (unknown route, body too large, malformed JSON, schema violations from webargs) keep
 their status with a contract code (405 keeps its ``Allow`` header; a rate limit is 429
 ``rate_limited`` with ``Retry-After``); an unreachable Redis is 503 ``unavailable``.  Anything else
@@ -10,43 +11,91 @@ is a bug: it is logged (without request data, which may hold secrets) and answer
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 import redis
 from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
-from domain.errors import BadAction, Forbidden, IllegalAction, Refused, StateConflict, UndoRefused
+from domain.errors import Refused, UndoRefused
 from service import observability
-from service.chat import RateLimited
-from service.errors import (
-    IdempotencyKeyReused,
-    ImportRefused,
-    NotFound,
-    PreconditionFailed,
-    StorageFull,
-    Unauthorized,
-    VersionConflict,
-)
+from service.errors import VersionConflict
 
 log = logging.getLogger(__name__)
 
-STATUS: dict[type[Refused], int] = {
-    BadAction: 400,
-    Unauthorized: 401,
-    Forbidden: 403,
-    NotFound: 404,
-    VersionConflict: 409,
-    UndoRefused: 409,
-    StateConflict: 409,
-    PreconditionFailed: 412,
-    RateLimited: 429,
-    IllegalAction: 422,
-    ImportRefused: 422,
-    IdempotencyKeyReused: 422,
-    StorageFull: 507,
-}
 
+@dataclass(frozen=True)
+class ErrorCode:
+    """One machine-readable error ``code``: the HTTP status it comes with and what it means."""
+
+    code: str
+    status: int
+    meaning: str
+
+
+# The one table of error codes (the contract's "Errors" and "More error codes").  A refusal
+# is answered with its code's status; the OpenAPI document's closed enum of codes, each
+# operation's error responses and docs/errors.md are all made from this table.
+ERRORS: tuple[ErrorCode, ...] = (
+    ErrorCode(
+        "bad_request",
+        400,
+        "malformed JSON, a schema violation (also of query parameters) or an action of the "
+        "wrong shape; `details` name the fields",
+    ),
+    ErrorCode("unauthorized", 401, "the bearer token is not one of this game's (nor the admin's)"),
+    ErrorCode(
+        "forbidden",
+        403,
+        "the caller may not do this now; `details.reason` says why (e.g. `not_your_turn`, "
+        "`game_over`, a spectator acting, a wrong invitation)",
+    ),
+    ErrorCode("not_found", 404, "no such game (or route)"),
+    ErrorCode("method_not_allowed", 405, "the route exists, the method does not (`Allow` header)"),
+    ErrorCode(
+        "version_conflict",
+        409,
+        "`expected_version` is not the game's version; `details.current_version`: reload, retry",
+    ),
+    ErrorCode("undo_refused", 409, "the game's undo policy refuses this undo (`details.reason`)"),
+    ErrorCode("seat_taken", 409, "the invitation's seat is already taken"),
+    ErrorCode("game_not_waiting", 409, "the game has started: nobody joins any more"),
+    ErrorCode("turn_timed_out", 409, "a timeout was appended since the version acted on"),
+    ErrorCode("precondition_failed", 412, "`If-Match` names a head that has moved"),
+    ErrorCode("payload_too_large", 413, "the body is larger than the limit"),
+    ErrorCode("uri_too_long", 414, "the URL is longer than the edge's limit (any request)"),
+    ErrorCode(
+        "illegal_action",
+        422,
+        "the rules refuse the action (the message starts with the rule id, `details.rule`), or "
+        "an imported log is tampered with or breaks the rules",
+    ),
+    ErrorCode(
+        "idempotency_key_reused",
+        422,
+        "the `Idempotency-Key` was used before for a different request",
+    ),
+    ErrorCode("rate_limited", 429, "over a rate limit; `Retry-After` (and `details`) say when"),
+    ErrorCode(
+        "headers_too_large",
+        431,
+        "the request's headers are larger than the edge's limit (any request)",
+    ),
+    ErrorCode("internal", 500, "a bug: it has been logged (never expected)"),
+    ErrorCode("unavailable", 503, "the event store is unreachable; retry shortly"),
+    ErrorCode("storage_full", 507, "the event store is out of memory; nothing was appended"),
+)
+CODES: dict[str, ErrorCode] = {e.code: e for e in ERRORS}
+
+
+def codes_for(status: int) -> list[str]:
+    """The codes an answer with ``status`` may carry."""
+    return [e.code for e in ERRORS if e.status == status]
+
+
+# werkzeug's own HTTP errors: the code each status gets (415 and webargs' 422 are schema
+# violations of the request, hence 400 ``bad_request``, see ``http_error``).
 HTTP_CODES = {
     400: "bad_request",
     401: "unauthorized",
@@ -61,6 +110,35 @@ HTTP_CODES = {
     431: "headers_too_large",
     503: "unavailable",
 }
+
+
+def status_of(error: Refused) -> int:
+    """The HTTP status of a refusal: its code's, from the table (400 for a code not in it)."""
+    entry = CODES.get(error.code)
+    return entry.status if entry is not None else 400
+
+
+def catalogue() -> str:
+    """docs/errors.md: the table as a page for client developers (a test keeps it current;
+    regenerate it with ``python -m service.http.errors > docs/errors.md``)."""
+    lines = [
+        "# Error codes",
+        "",
+        "<!-- generated from service/http/errors.py (ERRORS): "
+        "python -m service.http.errors > docs/errors.md -->",
+        "",
+        "Every error is answered in one shape, "
+        '`{"error": {"code": "<code>", "message": "<for a person>", "details": {...}}}`, '
+        "and nothing is appended. The `code` is one of these (a closed enum in the OpenAPI "
+        "document, `ErrorBody.code`); each operation of `/api/v1/openapi.json` lists the "
+        "statuses it may answer.",
+        "",
+        "| status | code | meaning |",
+        "|---|---|---|",
+        *(f"| {e.status} | `{e.code}` | {e.meaning} |" for e in ERRORS),
+        "",
+    ]
+    return "\n".join(lines)
 
 
 def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -119,7 +197,7 @@ def _flatten(messages: Any, prefix: str = "") -> dict[str, Any]:
 def install(app: Flask) -> None:
     @app.errorhandler(Refused)
     def refused(error: Refused) -> tuple[Any, int, dict[str, str]]:
-        status = next((s for cls, s in STATUS.items() if isinstance(error, cls)), 400)
+        status = status_of(error)
         if isinstance(error, VersionConflict):
             observability.CONFLICTS.inc()
         elif isinstance(error, UndoRefused):
@@ -142,3 +220,7 @@ def install(app: Flask) -> None:
     @app.errorhandler(RecursionError)
     def too_deep(error: RecursionError) -> tuple[Any, int]:
         return jsonify(body("bad_request", "the JSON body is nested too deeply")), 400
+
+
+if __name__ == "__main__":
+    print(catalogue(), end="")

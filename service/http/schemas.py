@@ -12,6 +12,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from domain import games
 from domain import table as tables
 from domain.engine import ACTIVE, FINISHED, SCORING
+from service.http.errors import ERRORS
 
 
 class _Printable(validate.Regexp):
@@ -32,6 +33,31 @@ class _Printable(validate.Regexp):
         return value
 
 
+class Typed(fields.Raw):
+    """A JSON object whose OpenAPI schema is a component made elsewhere (``game_schemas``:
+    ``GameAction``, ``GameViewState``, ``GameEvent``); it loads any JSON object (the rules
+    check it, with their own messages) and dumps the value as it is."""
+
+    def __init__(self, component: str, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.component = component
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, dict):
+            raise ValidationError("Not a valid mapping type.")
+        return value
+
+
+class StrictBool(fields.Bool):
+    """A JSON body's boolean: ``true`` or ``false`` only (marshmallow's also takes 1, "yes",
+    "on"..., which the document, a JSON boolean, says are refused)."""
+
+    def _deserialize(self, value: Any, attr: Any, data: Any, **kwargs: Any) -> Any:
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 NAME = [validate.Length(min=1, max=64), _Printable()]
 # Versions are counted in a Redis stream id (64-bit); no game comes near this bound, and a
 # request past it is refused here rather than by Redis.
@@ -39,7 +65,11 @@ MAX_VERSION = 1_000_000_000
 
 
 class ErrorBody(Schema):
-    code = fields.Str(required=True, metadata={"description": "machine-readable code"})
+    code = fields.Str(
+        required=True,
+        validate=validate.OneOf([e.code for e in ERRORS]),
+        metadata={"description": "machine-readable code (docs/errors.md)"},
+    )
     message = fields.Str(required=True, metadata={"description": "what is wrong, for a person"})
     details = fields.Dict(required=True)
 
@@ -72,7 +102,8 @@ def choices_now(self: Any, field: fields.Field, **kwargs: Any) -> dict[str, Any]
     know the games and bots offered), still without a copy taken at import."""
     for validator in field.validators:
         if isinstance(validator, _OneOfNow):
-            return {"enum": list(validator._choices())}
+            none = [None] if field.allow_none else []  # OpenAPI 3.0: a nullable enum lists null
+            return {"enum": [*validator._choices(), *none]}
     return {}
 
 
@@ -96,7 +127,7 @@ def _bots() -> list[str]:
 class PlayerIn(Schema):
     name = fields.Str(load_default=None, validate=NAME, metadata={"description": "unless open"})
     bot = fields.Str(load_default=None, allow_none=True, validate=_OneOfNow(_bots))
-    open = fields.Bool(
+    open = StrictBool(
         load_default=False,
         metadata={"description": "an open seat, taken by whoever holds its invitation"},
     )
@@ -123,13 +154,15 @@ class CreateGame(Schema):
         validate=validate.Length(min=1, max=256),
         metadata={"description": "optional: a seed chosen by the creator (reproducible games)"},
     )
-    public = fields.Bool(
+    public = StrictBool(
         load_default=None, metadata={"description": "listed in the lobby (status waiting)"}
     )
     turn_time = fields.Str(
         load_default=None,
         validate=validate.Length(min=2, max=32),
-        metadata={"description": "ISO 8601 duration per turn (P3D, PT2M; at least PT1S)"},
+        metadata={
+            "description": "ISO 8601 duration per turn (P3D, PT2M; at least PT1S, at most P365D)"
+        },
     )
     resign_bot = fields.Str(
         load_default=None,
@@ -242,20 +275,18 @@ class View(Schema):
     status = fields.Str(required=True)
     you = fields.Int(allow_none=True, required=True)
     to_act = fields.List(fields.Int(), required=True)
-    state = fields.Dict(required=True, metadata={"description": "the game's view (rules digest)"})
+    state = Typed("GameViewState", required=True)
     result = fields.Nested(Result)
     deadlines = fields.Dict(keys=fields.Str(), values=fields.Str())
 
 
 class Actions(Schema):
     version = fields.Int(required=True)
-    actions = fields.List(fields.Dict(), required=True)
+    actions = fields.List(Typed("GameAction"), required=True)
 
 
 class ActIn(Schema):
-    action = fields.Dict(
-        keys=fields.Str(), required=True, metadata={"description": "one of GET .../actions"}
-    )
+    action = Typed("GameAction", required=True)
     expected_version = fields.Int(
         required=True, strict=True, validate=validate.Range(min=0, max=MAX_VERSION)
     )
@@ -271,7 +302,7 @@ class Event(Schema):
 
 class Events(Schema):
     version = fields.Int(required=True)
-    events = fields.List(fields.Nested(Event), required=True)
+    events = fields.List(Typed("GameEvent"), required=True)
 
 
 class EventsQuery(Schema):

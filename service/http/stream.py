@@ -29,7 +29,7 @@ from service import tickets
 from service.chat import MAX_LINE
 from service.chat_stream import ChatSource
 from service.http.common import AUTH, blueprint, opened
-from service.http.schemas import MAX_VERSION, ApiError
+from service.http.schemas import MAX_VERSION, ApiError, Result
 from service.http.waits import Waits
 from service.loading import Current
 from service.stream import Head, Hub
@@ -61,6 +61,26 @@ class StreamQuery(Schema):
 class StreamTicket(Schema):
     ticket = fields.Str(required=True)
     expires_in = fields.Int(required=True, metadata={"description": "seconds"})
+
+
+class StreamUndo(Schema):
+    """The data of an ``undo`` frame."""
+
+    version = fields.Int(required=True, metadata={"description": "the version the game is at now"})
+
+
+class StreamStatus(Schema):
+    """The data of a ``status`` frame (``service.stream.status_doc``)."""
+
+    version = fields.Int(required=True)
+    status = fields.Str(required=True)
+    to_act = fields.List(fields.Int(), required=True)
+    result = fields.Nested(Result)
+
+
+# Each frame's ``data`` (JSON) by its ``event``: components of the document (``x-frame-data``;
+# OpenAPI 3.0 cannot type the data of an event stream, and a test validates real frames).
+FRAME_DATA = {"events": "Events", "undo": "StreamUndo", "status": "StreamStatus"}
 
 
 def hub() -> Hub:
@@ -131,8 +151,14 @@ EVENT_STREAM = {
                 "properties": {
                     "event": {"type": "string", "enum": ["events", "undo", "status", "chat"]},
                     "id": {"type": "string", "pattern": "^[0-9]+$"},
-                    "data": {"type": "string", "description": "JSON, by `event` (above)"},
+                    "data": {
+                        "type": "string",
+                        "description": "JSON, by `event`: `x-frame-data` names its component",
+                    },
                     "retry": {"type": "integer"},
+                },
+                "x-frame-data": {
+                    k: {"$ref": f"#/components/schemas/{v}"} for k, v in FRAME_DATA.items()
                 },
             }
         }
@@ -234,4 +260,6 @@ def install(app: Flask, api: Api, client: Any, defaults: bool) -> None:
     hub = app.extensions["chronicle_hub"] = Hub(app.extensions["chronicle"].store, client)
     hub.register(ChatSource(client))
     app.extensions["chronicle_waits"] = Waits(env, defaults)
+    api.spec.components.schema("StreamUndo", schema=StreamUndo)
+    api.spec.components.schema("StreamStatus", schema=StreamStatus)
     api.register_blueprint(blp)

@@ -5,8 +5,10 @@ follow the document's OpenAPI links (create a game, then read, act on, undo, aud
 Every response must be a non-5xx that matches its documented status, content type, headers and
 schema; schema-invalid requests must be refused.  Not checked: ``positive_data_acceptance``
 (a schema-valid request must be accepted): the schema cannot express the rules, so a
-well-formed action that the rules refuse is a 422 by design, and so is a well-formed create
-with a player count the chosen game does not take (400).
+well-formed action that the rules refuse is a 422 by design.  A creation's rules are in the
+document (a seat is named or open, each game's player count and options: ``CreateGame`` is a
+``oneOf`` on ``game``), so most generated creations are accepted and the stateful phase plays
+on the games they make; a turn time under the operator's minimum is still a 400.
 
 The number of cases run is printed as a ``FIGURE`` line (``-s``).
 """
@@ -14,9 +16,9 @@ The number of cases run is printed as a ``FIGURE`` line (``-s``).
 from __future__ import annotations
 
 import json
-import random
 import shutil
 import tempfile
+import zlib
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -69,7 +71,7 @@ APP = create_app(replace(app_settings(f"unix://{REDIS_DIR / 'redis.sock'}"), ope
 APP.config["CHRONICLE_STREAM_SECONDS"] = 0.2  # a stream ends by itself (a client reconnects)
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", APP)
 # The stateless phase aims at one real game (the stateful phase creates its own through the
-# links) and calls it as a seat, the host, the operator or a spectator, at random.
+# links) and calls it as a seat, the host, the operator or a spectator, at random (by the case).
 FUZZ_GAME = "fuzz0game0000001"
 schema.config.update(parameters={"game_id": FUZZ_GAME})
 IDENTITIES: dict[str, str | None] = {}
@@ -77,10 +79,17 @@ IDENTITIES: dict[str, str | None] = {}
 
 @schema.auth(refresh_interval=None)
 class Identity:
-    rng = random.Random(6)
+    """The caller of a case is a function of the case (not of a random stream shared by
+    every call): a case replayed by hypothesis is sent as the same caller, gets the same
+    answer, and the state machine's next choices stay the same (else: "inconsistent data
+    generation", a flaky failure of the stateful test)."""
 
     def get(self, case: schemathesis.Case, ctx: schemathesis.AuthContext) -> str | None:
-        return self.rng.choice(sorted(IDENTITIES)) if IDENTITIES else "spectator"
+        if not IDENTITIES:
+            return "spectator"
+        key = repr((case.method, case.path, case.path_parameters, case.query, case.body))
+        names = sorted(IDENTITIES)
+        return names[zlib.crc32(key.encode("utf-8", "surrogatepass")) % len(names)]
 
     def set(self, case: schemathesis.Case, data: str, ctx: schemathesis.AuthContext) -> None:
         token = IDENTITIES.get(data)
@@ -128,9 +137,12 @@ def test_every_operation_answers_by_its_schema(case: schemathesis.Case) -> None:
 
 
 @pytest.mark.xfail(
-    reason="since open seats (issue 11) a player's name is required unless the seat is open, a "
-    "rule the OpenAPI document does not express, so most generated creations are refused (400) "
-    "and the workflow follows too few links; the calls it makes are still checked",
+    reason="flaky: it passes in some runs (the creation rules are in the document, most "
+    "generated creations are 201 and >= 4 linked operations answer 200), and in others, alone "
+    "or in a run of all of tests/reliability, hypothesis stops it with "
+    "FlakyStrategyDefinition ('inconsistent data generation'): a replayed step got another "
+    "answer from the server (its Redis is shared by every example and answers depend on it), "
+    "so the next rule drawn differs; the calls it makes are still checked",
     strict=False,
 )
 def test_stateful_links() -> None:

@@ -29,6 +29,7 @@ from tests.conftest import ADMIN_TOKEN
 from tests.reliability.secrets import problems
 from tests.reliability.served import served
 from tests.support.client import Client
+from tests.support.openapi import Validators, published
 from tests.support.sse import Frame, Stream
 
 
@@ -73,6 +74,7 @@ def test_the_stream_delivers_redacts_resumes_and_beats(tmp_path: Path) -> None:
             assert st.status == 200, name
             assert st.response.headers["Content-Type"].startswith("text/event-stream")
             first, _ = st.until("status")
+            _checked(first)
             assert first.data["version"] == version and first.id == str(version), first
 
         # heartbeats while nothing happens
@@ -181,11 +183,27 @@ def test_the_stream_delivers_redacts_resumes_and_beats(tmp_path: Path) -> None:
         )
 
 
+_DOC: list[Validators] = []
+
+
+def _checked(frame: Frame) -> Frame:
+    """A data frame validates against its component in the published document (by the stream
+    response's ``x-frame-data``)."""
+    if not _DOC:
+        _DOC.append(Validators(published()))
+    ok = _DOC[0].doc["paths"]["/api/v1/games/{game_id}/stream"]["get"]["responses"]["200"]
+    refs = ok["content"]["text/event-stream"]["schema"]["x-frame-data"]
+    if frame.kind in refs:
+        _DOC[0].check(refs[frame.kind]["$ref"].rsplit("/", 1)[1], frame.data)
+    return frame
+
+
 def _next_data(st: Stream) -> tuple[Frame, list[Frame]]:
-    """The next ``events`` or ``undo`` frame (heartbeats and status changes skipped)."""
+    """The next ``events`` or ``undo`` frame (heartbeats and status changes skipped), each
+    frame checked against the document."""
     skipped = []
     for _ in range(100):
-        frame = st.next()
+        frame = _checked(st.next())
         if frame.kind not in ("comment", "retry", "status"):
             return frame, skipped
         skipped.append(frame)

@@ -28,9 +28,15 @@ def test_the_openapi_document_has_the_table_webhook_and_chat_resources(api: Clie
     ]:
         assert ops.get((path, method)) == op, (path, method)
     schemas = doc["components"]["schemas"]
-    create = schemas["CreateGame"]["properties"]
-    assert {"public", "turn_time", "resign_bot", "timeouts_before_takeover"} <= set(create)
-    assert "open" in schemas["PlayerIn"]["properties"]
+    for variant in schemas["CreateGame"]["oneOf"]:  # one per game
+        create = schemas[variant["$ref"].rsplit("/", 1)[1]]["properties"]
+        assert {"public", "turn_time", "resign_bot", "timeouts_before_takeover"} <= set(create)
+    assert {v["$ref"].rsplit("/", 1)[1] for v in schemas["PlayerIn"]["oneOf"]} == {
+        "NamedSeat",
+        "OpenSeat",
+    }
+    assert schemas["OpenSeat"]["properties"]["open"]["enum"] == [True]
+    assert schemas["NamedSeat"]["required"] == ["name"]
     assert "invitations" in schemas["Created"]["properties"]
     assert "deadlines" in schemas["Summary"]["properties"]
     assert "deadlines" in schemas["View"]["properties"]

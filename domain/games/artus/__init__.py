@@ -53,7 +53,7 @@ Choices where the digest is silent (reading the Chinese seed and the rulebook):
 from __future__ import annotations
 
 from domain.engine import Field, GameRules
-from domain.games.artus import bots, mcts, rules, view
+from domain.games.artus import bots, mcts, rules, shapes, view
 from domain.games.artus.data import PILE_NAMES, RULES
 from domain.games.artus.state import State
 
@@ -100,6 +100,8 @@ GAME: GameRules[State] = GameRules(
     full_view=view.full_view,
     redact=view.redact,
     reveals=view.reveals,
+    view_state=shapes.VIEW_STATE,
+    event_data=shapes.EVENT_DATA,
 )
 
 __all__ = ["GAME"]

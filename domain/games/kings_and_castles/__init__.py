@@ -79,7 +79,7 @@ Choices where the digest is silent (read from the Japanese seed where it helps):
 from __future__ import annotations
 
 from domain.engine import Field, GameRules
-from domain.games.kings_and_castles import mcts, rules, setup, view
+from domain.games.kings_and_castles import mcts, rules, setup, shapes, view
 from domain.games.kings_and_castles.bots import BOTS
 from domain.games.kings_and_castles.state import RULES_VERSION, State
 
@@ -126,6 +126,8 @@ GAME: GameRules[State] = GameRules(
     full_view=view.full_view,
     redact=view.redact,
     reveals=view.reveals,
+    view_state=shapes.VIEW_STATE,
+    event_data=shapes.EVENT_DATA,
     rules_version=RULES_VERSION,
 )
 

@@ -83,7 +83,7 @@ Actions are listed in ``ACTIONS`` below (LA-6).
 from __future__ import annotations
 
 from domain.engine import Field, GameRules
-from domain.games.lancaster import bots, mcts, rules, scoring, setup, view
+from domain.games.lancaster import bots, mcts, rules, scoring, setup, shapes, view
 from domain.games.lancaster.data import FAVOURS, LETTERS, SPACE_IDS
 from domain.games.lancaster.state import State
 
@@ -155,6 +155,8 @@ GAME: GameRules[State] = GameRules(
     full_view=view.full_view,
     redact=view.redact,
     reveals=view.reveals,
+    view_state=shapes.VIEW_STATE,
+    event_data=shapes.EVENT_DATA,
 )
 
 __all__ = ["GAME"]
