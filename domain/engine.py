@@ -59,6 +59,11 @@ class Player:
     name: str | None  # None: an open seat (see ``domain.table``)
     bot: str | None = None
 
+    def doc(self) -> dict[str, Any]:
+        """The player as the log and the documents show it (``GameCreated``, export,
+        summary): the one place its ``{"name", "bot"}`` form is built."""
+        return {"name": self.name, "bot": self.bot}
+
 
 @dataclass(frozen=True)
 class Config:
@@ -183,7 +188,7 @@ def created_event(config: Config) -> Event:
     data: dict[str, Any] = {
         "game": config.game,
         "options": dict(config.options),
-        "players": [{"name": p.name, "bot": p.bot} for p in config.players],
+        "players": [p.doc() for p in config.players],
     }
     if config.rules_version not in (None, 1):  # absent = 1: logs from before versions replay
         data["rules_version"] = config.rules_version

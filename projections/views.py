@@ -89,4 +89,4 @@ def events_for(
 def seats_doc(match: Match) -> list[dict[str, Any]]:
     if match.table is not None:
         return match.table.seats()
-    return [{"seat": i, "name": p.name, "bot": p.bot} for i, p in enumerate(match.config.players)]
+    return [{"seat": i, **p.doc()} for i, p in enumerate(match.config.players)]

@@ -32,7 +32,7 @@ from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_do
 from service import auth, chat, faults, imports
 from service.budget import NEW_GAME, WRITE, Budget
 from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
-from service.game_config import DEFAULT_UNDO, checked_config, player
+from service.game_config import DEFAULT_UNDO, checked_config
 from service.hooks import Hooks, NoHooks
 from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
@@ -505,7 +505,7 @@ def _created(
         "options": dict(config.options),
         "version": version,
         "seats": [
-            {"seat": i, **player(p), **({"token": t} if t else {})}
+            {"seat": i, **p.doc(), **({"token": t} if t else {})}
             for i, (p, t) in enumerate(zip(config.players, tokens, strict=True))
         ],
         "host_token": host_token,

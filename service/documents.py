@@ -14,7 +14,6 @@ from projections import chain
 from projections.records import from_full, full, iso
 from projections.views import ADMIN, Caller, events_for, revealed
 from service import chat
-from service.game_config import player
 from service.loading import Loader
 from service.meta import GameMeta
 from service.store import EventStore
@@ -138,7 +137,7 @@ class Documents:
             "id": game_id,
             "game": cur.game.id,
             "options": dict(cur.match.config.options),
-            "players": [player(p) for p in cur.match.config.players],
+            "players": [p.doc() for p in cur.match.config.players],
             **({"table": dict(cur.match.config.table)} if cur.match.config.table else {}),
             "seed": cur.seed,
             "seed_commitment": cur.meta.seed_commitment,

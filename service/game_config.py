@@ -18,11 +18,6 @@ def option_values(game: Game) -> dict[str, tuple[str, ...]]:
     return {**{k: tuple(v) for k, v in game.options.items()}, "undo": POLICIES}
 
 
-def player(p: Player) -> dict[str, Any]:
-    """A player as the documents show it (export, creation event): ``{"name", "bot"}``."""
-    return {"name": p.name, "bot": p.bot}
-
-
 def checked_config(
     game: Game,
     players: Sequence[Mapping[str, Any]],
