@@ -21,22 +21,29 @@ seven tries over more than fifteen minutes).  Redirects are not followed.
 
 Targets must be ``http(s)`` URLs whose host resolves only to public addresses; loopback,
 private, link-local, multicast and reserved addresses are refused, at registration and again
-before every delivery (DNS may change), unless ``CHRONICLE_WEBHOOK_ALLOW_PRIVATE=1``.
+before every delivery (DNS may change), unless ``CHRONICLE_WEBHOOK_ALLOW_PRIVATE=1``.  A
+delivery resolves the host once and connects to exactly the addresses it checked (``_Pinned``,
+an ``http.client`` connection whose ``connect`` opens a socket to the checked IP): letting an
+HTTP library resolve the name again would let a DNS-rebinding server answer the check with a
+public address and the connection with ``127.0.0.1`` or ``169.254.169.254``.  The request
+still names the URL's host (``Host`` header; for https, SNI and certificate verification), and
+no proxy from the environment is used.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+import http.client
 import ipaddress
 import json
 import os
 import secrets
 import socket
+import ssl
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -76,7 +83,21 @@ def hooks_key(game_id: str) -> str:
     return f"{{g:{game_id}}}:hooks"
 
 
-def check_target(url: str, allow: bool) -> None:
+Address = tuple[socket.AddressFamily, socket.SocketKind, int, str, Any]  # getaddrinfo's item
+
+
+@dataclass(frozen=True)
+class Target:
+    """A webhook URL resolved once: its ``addresses`` were checked, and are what is connected to."""
+
+    scheme: str
+    host: str
+    port: int
+    path: str
+    addresses: tuple[Address, ...]
+
+
+def resolve(url: str, allow: bool) -> Target:
     """Refuse (400) a URL that is not http(s) or whose host resolves to a non-public address."""
     try:
         parts = urlsplit(url)
@@ -86,25 +107,29 @@ def check_target(url: str, allow: bool) -> None:
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BadAction("a webhook is an http or https URL", {"url": ["http(s)://host/..."]})
     try:
-        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+        infos = socket.getaddrinfo(
+            parts.hostname, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
+        )
     except (socket.gaierror, ValueError, UnicodeError) as exc:
         raise BadAction("the webhook's host does not resolve", {"url": ["unresolvable"]}) from exc
-    if allow:
-        return
+    if not infos:
+        raise BadAction("the webhook's host does not resolve", {"url": ["unresolvable"]})
     for info in infos:
         ip = ipaddress.ip_address(info[4][0])
-        if not ip.is_global or ip.is_multicast:
+        if not allow and (not ip.is_global or ip.is_multicast):
             raise BadAction(
                 "webhook targets on loopback, private or reserved addresses are refused",
                 {"url": ["not a public address"]},
             )
+    path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
+    return Target(parts.scheme, parts.hostname, port, path, tuple(infos))
 
 
 def register(ch: Chronicle, game_id: str, caller: Caller, url: str) -> dict[str, str]:
     seat = _seat(caller)
     if len(url) > MAX_URL:
         raise BadAction(f"a URL is at most {MAX_URL} characters", {"url": ["too long"]})
-    check_target(url, allow_private())
+    resolve(url, allow_private())
     secret = secrets.token_urlsafe(32)
     pipe = chat.redis_of(ch.store).pipeline(transaction=False)
     pipe.hset(hooks_key(game_id), str(seat), json.dumps({"url": url, "secret": secret}))
@@ -254,42 +279,89 @@ def signature(secret: str, body: bytes, t: int) -> str:
     return f"t={t},v1={mac}"
 
 
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None  # a redirect is an answer that is not 2xx
+class _Pinned(http.client.HTTPConnection):
+    """A connection to one checked address, never to what the name resolves to by now."""
+
+    def __init__(self, target: Target, address: Address, tls: ssl.SSLContext | None) -> None:
+        super().__init__(target.host, target.port, timeout=TIMEOUT)
+        self.address, self.tls = address, tls
+
+    def connect(self) -> None:
+        family, kind, proto, _, sockaddr = self.address
+        sock = socket.socket(family, kind, proto)
+        try:
+            sock.settimeout(self.timeout)
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            sock.connect(sockaddr)
+            if self.tls is not None:  # SNI and certificate checks are for the URL's host
+                sock = self.tls.wrap_socket(sock, server_hostname=self.host)
+        except BaseException:
+            sock.close()
+            raise
+        self.sock = sock
+
+
+class _PinnedTLS(_Pinned):
+    default_port = 443  # so that the Host header leaves out the port as the URL did
+
+
+def post(
+    target: Target, data: bytes, headers: Mapping[str, str], context: ssl.SSLContext | None
+) -> int:
+    """POST ``data`` to the first of the target's checked addresses that accepts; its status.
+
+    http.client follows no redirect: a 3xx is just an answer that is not 2xx."""
+    tls = None
+    if target.scheme == "https":
+        tls = context if context is not None else ssl.create_default_context()
+    kind = _Pinned if tls is None else _PinnedTLS
+    refused: OSError = ConnectionError("no address")
+    for address in target.addresses:
+        connection = kind(target, address, tls)
+        try:
+            try:
+                connection.connect()
+            except OSError as exc:
+                refused = exc
+                continue
+            connection.request("POST", target.path, body=data, headers=dict(headers))
+            return connection.getresponse().status
+        finally:
+            connection.close()
+    raise refused
 
 
 def deliver(r: redis.Redis, game_id: str, seat: int, delivery: str, body: str) -> str:
-    """POST one notice, signed; raise ``DeliveryFailed`` (RQ retries) unless answered 2xx."""
+    """POST one notice to the seat's webhook, if it still has one (see ``send``)."""
     hook = registered(r, game_id).get(seat)
     if hook is None:
         return "no webhook"
+    return send(hook["url"], hook["secret"], delivery, body)
+
+
+def send(
+    url: str, secret: str, delivery: str, body: str, context: ssl.SSLContext | None = None
+) -> str:
+    """POST one notice, signed; raise ``DeliveryFailed`` (RQ retries) unless answered 2xx.
+
+    The host is resolved once, here: every address is checked and the connection goes to a
+    checked address, so a name that resolves elsewhere by then (DNS rebinding) is never
+    followed.  ``context`` is the TLS context for https (default: the system's CAs)."""
     try:
-        check_target(hook["url"], allow_private())
+        target = resolve(url, allow_private())
     except BadAction:
         return "refused target"
     data = body.encode()
-    request = urllib.request.Request(
-        hook["url"],
-        data=data,
-        method="POST",
-        headers={
-            "Content-Type": "application/json",
-            "User-Agent": "Chronicle-Webhook/1",
-            "Chronicle-Delivery": delivery,
-            "Chronicle-Signature": signature(hook["secret"], data, int(time.time())),
-        },
-    )
-    opener = urllib.request.build_opener(_NoRedirects)
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": "Chronicle-Webhook/1",
+        "Chronicle-Delivery": delivery,
+        "Chronicle-Signature": signature(secret, data, int(time.time())),
+    }
     try:
-        with opener.open(request, timeout=TIMEOUT) as response:
-            status = response.status
-    except urllib.error.HTTPError as exc:
-        status = exc.code
-    except (urllib.error.URLError, OSError) as exc:
-        raise DeliveryFailed(
-            f"delivery {delivery} to seat {seat}'s webhook: {type(exc).__name__}"
-        ) from None
+        status = post(target, data, headers, context)
+    except (OSError, http.client.HTTPException) as exc:
+        raise DeliveryFailed(f"delivery {delivery}: {type(exc).__name__}") from None
     if not 200 <= status < 300:
-        raise DeliveryFailed(f"delivery {delivery} to seat {seat}'s webhook: HTTP {status}")
+        raise DeliveryFailed(f"delivery {delivery}: HTTP {status}")
     return "delivered"
