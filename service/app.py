@@ -22,6 +22,7 @@ from service.http import (
     actions,
     catalog,
     chat,
+    compression,
     docs,
     edge,
     errors,
@@ -112,6 +113,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     openapi.creation_rules(api)
     app.register_blueprint(pages)  # the browser client (service/web)
     app.register_blueprint(docs.blueprint())
+    compression.install(app)  # the last of the after-request hooks to run
     errors.install(app)
     middleware.install(app)
 
