@@ -69,6 +69,7 @@ def main(argv: list[str] | None = None) -> int:
             "many games",
             lambda: latency.many_games_rows(env, scale.posts, scale.live_games, scale.rounds),
         )
+        section("reconciler", lambda: latency.reconciler_rows(env, scale.live_games))
     meta = {
         "mode": "quick" if args.quick else "full",
         "games": list(GAMES),

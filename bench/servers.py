@@ -19,7 +19,7 @@ from service.chronicle import Chronicle
 from service.connections import connect
 from service.jobs import RQJobQueue
 from service.redis_server import RedisServer, free_port
-from service.redis_store import RedisEventStore
+from service.redis_store import INDEX, LIVE, LIVE_FILLED, RedisEventStore
 
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_TOKEN = "bench-admin-token"
@@ -115,7 +115,7 @@ class Servers:
                 batch.clear()
         if batch:
             self.r.unlink(*batch)
-        self.r.unlink("games:index")
+        self.r.unlink(INDEX, LIVE, LIVE_FILLED)
         self.chronicle.loader.forget_all()
 
     def stop(self) -> None:

@@ -1,7 +1,8 @@
 """An ``EventStore`` in the memory of one process: for fast unit tests of the service.
 
 It passes the same contract tests as the Redis store (``tests/store``): the same conditional
-appends and truncations, snapshots, undo trail, idempotent responses, index and long-poll.
+appends and truncations, snapshots, undo trail, idempotent responses, index, live index and
+long-poll.
 It is not for production (nothing is durable, nothing is shared between processes), and every
 behaviour of the service is still proven against real Redis.
 """
@@ -33,7 +34,15 @@ class MemoryEventStore:
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._index: dict[str, int] = {}
+        self._live: dict[str, int] = {}  # game id -> its last live mark (ms)
+        self._live_filled = False  # as a fresh Redis: the backfill is to be done
         self._changed = threading.Condition()
+
+    def _mark(self, game_ids: Sequence[str]) -> None:
+        """List games in the live index (what the Redis store does before its script)."""
+        now = time.time_ns() // 10**6
+        for gid in game_ids:
+            self._live[gid] = max(now, self._live.get(gid, now))
 
     def _head(self, g: _Game) -> tuple[int, str]:
         return (g.meta.version, g.meta.head) if g.meta else (0, "")
@@ -50,6 +59,8 @@ class MemoryEventStore:
         hooks: bool | None = None,
     ) -> int:
         with self._changed:
+            if (meta.progress if isinstance(meta, GameMeta) else meta).live:
+                self._mark([game_id])
             g = self._games.setdefault(game_id, _Game())
             version, head = self._head(g)
             if (version, head) != (expected_version, expected_head):
@@ -115,6 +126,8 @@ class MemoryEventStore:
         progress: Progress,
     ) -> None:
         with self._changed:
+            if progress.live:
+                self._mark([game_id])
             g = self._games.setdefault(game_id, _Game())
             version, current_head = self._head(g)
             if (version, current_head) != (expected_version, expected_head):
@@ -168,6 +181,21 @@ class MemoryEventStore:
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]:
         return [self.meta(gid) for gid in game_ids]
+
+    def live(self) -> dict[str, int] | None:
+        with self._changed:
+            return dict(self._live) if self._live_filled else None
+
+    def fill_live(self, game_ids: Sequence[str], done: bool) -> None:
+        with self._changed:
+            self._mark(game_ids)
+            self._live_filled = self._live_filled or done
+
+    def drop_live(self, marks: Mapping[str, int]) -> None:
+        with self._changed:
+            for gid, mark in marks.items():
+                if self._live.get(gid) == mark:
+                    del self._live[gid]
 
     def ping(self) -> None:
         return None

@@ -37,6 +37,13 @@ class Progress:
     seats: tuple[Mapping[str, Any], ...] | None = None
     deadlines: Mapping[str, int] | None = None
 
+    @property
+    def live(self) -> bool:
+        """The game awaits a follow-up or has a deadline to check: the only games the worker's
+        reconciler must look at (the live index, ``service.store``).  A finished or abandoned
+        game has neither."""
+        return bool(self.follow_ups or self.deadlines)
+
 
 @dataclass(frozen=True)
 class GameMeta:

@@ -10,8 +10,11 @@ every script can declare all of its keys:
 - ``{g:ID}:undone``  list: JSON records of truncated events (the audit trail of undo);
 - ``{g:ID}:idem:*``  stored responses of idempotent POSTs (with a TTL).
 
-``games:index`` (a sorted set by creation time) lists the games; it is the only key shared by all
-(on a cluster it lives in a slot of its own; no script touches it with a game's keys).  The same
+``games:index`` (a sorted set by creation time) lists the games; ``games:live`` (a sorted set:
+game id -> when a write last marked it live, ms) the live index of ``service.store``, and
+``games:live:filled`` says its one-time backfill is done.  They are the only keys shared by all
+(on a cluster each lives in a slot of its own; no script touches them with a game's keys: a
+write marks the game live with a ZADD of its own before its script).  The same
 class runs on a single Redis and on a Redis Cluster (``service.connections``).  It implements
 ``service.store.EventStore``; the meta's stored form is ``service.meta``'s.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 import zlib
 from collections.abc import Mapping, Sequence
 from importlib import resources
@@ -31,9 +35,12 @@ from projections.records import Recorded
 from service import meta as meta_codec
 from service import observability
 from service.meta import GameMeta, Progress
-from service.store import IDEMPOTENCY_TTL, Conflict, Loaded
+from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Conflict, Loaded
 
 INDEX = "games:index"
+LIVE = "games:live"
+LIVE_FILLED = "games:live:filled"
+MARKS_KEPT = 10_000  # games whose last live mark a process remembers (to skip the next)
 
 
 def _resource(name: str) -> str:
@@ -238,6 +245,22 @@ class RedisEventStore:
         self._append = client.register_script(_script("append"))
         self._load = client.register_script(_script("load"))
         self._truncate = client.register_script(_script("truncate"))
+        self._drop_live = client.register_script(_script("drop_live"))
+        self._marked: dict[str, int] = {}  # game id -> this process's last live mark (ms)
+
+    def _mark(self, game_id: str, progress: Progress) -> None:
+        """Before a write that leaves the game live: list it in the live index.  Skipped if
+        this process marked it less than half the grace ago (the mark stands until the grace
+        is over; ``service.store``), so a game in play costs a ZADD every 30 s, not a move."""
+        if not progress.live:
+            return
+        now = time.time_ns() // 10**6
+        if now - self._marked.get(game_id, now - LIVE_GRACE_MS) < LIVE_GRACE_MS // 2:
+            return
+        self.r.zadd(LIVE, {game_id: now}, gt=True)  # GT: a mark never moves back
+        if len(self._marked) >= MARKS_KEPT:
+            self._marked.clear()
+        self._marked[game_id] = now
 
     def append(
         self,
@@ -251,6 +274,7 @@ class RedisEventStore:
         hooks: bool | None = None,
     ) -> int:
         """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved."""
+        self._mark(game_id, meta.progress if isinstance(meta, GameMeta) else meta)
         args = append_args(expected_version, expected_head, records, meta, idem, snapshot, hooks)
         version = self.append_encoded(game_id, idem[0] if idem else "", args)
         observability.appended(len(records))
@@ -307,6 +331,7 @@ class RedisEventStore:
         record: Mapping[str, Any],
         progress: Progress,
     ) -> None:
+        self._mark(game_id, progress)
         k = keys(game_id)
         fields = {**meta_codec.encode_progress(progress), "head": head}
         args: list[Any] = [expected_version, expected_head, to_version, json.dumps(record)]
@@ -358,6 +383,23 @@ class RedisEventStore:
         for gid in game_ids:
             pipe.hgetall(keys(gid)["meta"])
         return [_decoded({_s(a): _s(b) for a, b in m.items()}) for m in pipe.execute()]
+
+    def live(self) -> dict[str, int] | None:
+        if not self.r.exists(LIVE_FILLED):
+            return None
+        marks: Any = self.r.zrange(LIVE, 0, -1, withscores=True)  # [(member, score)]
+        return {_s(g): int(ms) for g, ms in marks}
+
+    def fill_live(self, game_ids: Sequence[str], done: bool) -> None:
+        if game_ids:
+            now = time.time_ns() // 10**6
+            self.r.zadd(LIVE, dict.fromkeys(game_ids, now), gt=True)
+        if done:
+            self.r.set(LIVE_FILLED, str(time.time_ns() // 10**6))
+
+    def drop_live(self, marks: Mapping[str, int]) -> None:
+        if marks:
+            self._drop_live(keys=[LIVE], args=[x for kv in marks.items() for x in kv])
 
     def ping(self) -> None:
         self.r.ping()

@@ -6,6 +6,23 @@ Two implementations pass the same contract tests (``tests/store``): ``RedisEvent
 
 Every write is atomic and conditional: an append or a truncation names the version and head
 hash it expects and raises ``Conflict`` if the log moved on.
+
+The live index lists the games that can still need the worker's reconciler (``Progress.live``:
+a follow-up awaited or a deadline to check), so that a reconciler pass costs the games in play,
+not every game ever stored.  It is eventually consistent, the way the game index is kept (one
+key of its own, outside the per-game scripts, so that it works on a Redis Cluster):
+
+- a write that leaves a game live marks it *before* the write (write-ahead: a process dying
+  between the two leaves an extra entry, never a missing one), with the time of the mark;
+- nothing unmarks a game but the reconciler: it drops a game it read as not live (finished,
+  abandoned, a person to act with no clock, gone) whose mark is older than ``LIVE_GRACE_MS``
+  and still the one it read (``drop_live``), so a write marked since keeps it listed;
+- a store written before the index existed has no index: ``live()`` is None until a one-time
+  backfill (``fill_live``, from the game index) is done.
+
+A process may skip a mark it made less than half the grace ago (the Redis store does, to save
+the round trip on every move of a live game).  This is safe while the clocks of the API hosts
+and of the workers agree to within half the grace.
 """
 
 from __future__ import annotations
@@ -18,6 +35,7 @@ from projections.records import Recorded
 from service.meta import GameMeta, Progress
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a stored idempotent response is kept
+LIVE_GRACE_MS = 60_000  # a live mark younger than this is never dropped
 
 
 @dataclass(frozen=True)
@@ -111,6 +129,20 @@ class EventStore(Protocol):
     def count(self) -> int: ...
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]: ...
+
+    def live(self) -> dict[str, int] | None:
+        """The live index: game id -> when a write last marked it live (ms since the epoch);
+        None until the index was first filled (``fill_live(..., done=True)``)."""
+        ...
+
+    def fill_live(self, game_ids: Sequence[str], done: bool) -> None:
+        """Mark these games live (the backfill of games stored before the index); ``done``:
+        the backfill is complete, ``live()`` answers from now on."""
+        ...
+
+    def drop_live(self, marks: Mapping[str, int]) -> None:
+        """Unlist each game whose mark is still the one given (not marked again since)."""
+        ...
 
     def memory(self) -> tuple[int, int]:
         """(bytes used, the budget in bytes; 0: none), for ``service/budget.py``."""

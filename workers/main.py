@@ -9,7 +9,9 @@ below bring the game back.
 
 The reconciler finds games whose follow-up job went missing (the API died between the append
 and the enqueue, a job failed for good) and enqueues it again; job ids are deterministic and
-jobs idempotent, so a duplicate is harmless.
+jobs idempotent, so a duplicate is harmless.  It reads only the games of the live index
+(``service.store``), and fills that index once from the game index on a store written before
+it existed.
 
 It also finds jobs *abandoned* by a dead worker: a worker killed (SIGKILL, OOM, a lost machine)
 in the middle of a job leaves it ``started`` in RQ, and RQ itself only notices after the job's
@@ -48,7 +50,7 @@ from service.connections import connect
 from service.jobs import QUEUES, RQJobQueue
 from service.observability import configure_logging
 from service.redis_store import RedisEventStore
-from service.store import EventStore
+from service.store import LIVE_GRACE_MS, EventStore
 
 log = logging.getLogger(__name__)
 PENDING = {JobStatus.QUEUED, JobStatus.STARTED, JobStatus.SCHEDULED, JobStatus.DEFERRED}
@@ -66,20 +68,45 @@ def missing_follow_ups(store: EventStore, queue: Queue, quiet_ms: int, now_ms: i
     """Follow-ups of games idle for ``quiet_ms`` whose job is neither queued nor running (a
     job held by a dead worker is not running: it is released here and listed).
 
-    The follow-ups a game awaits are those ``engine.follow_ups`` gave when its last write was
+    Only the games of the live index are read (``service.store``: those awaiting a follow-up
+    or with a deadline), so a pass costs the games in play, not every game stored; a game read
+    as no longer live is dropped from it once its mark is older than the grace.  The
+    follow-ups a game awaits are those ``engine.follow_ups`` gave when its last write was
     made; the meta keeps them (``GameMeta.jobs``), so no game is folded here."""
+    live = store.live()
+    if live is None:  # a store written before the live index: fill it once
+        fill_live_index(store)
+        live = store.live() or {}
     out: list[Job] = []
-    start, chunk = 0, 500
-    while True:
-        ids = store.list_ids(start, chunk)
-        if not ids:
-            return out
-        start += chunk
-        for gid, meta in zip(ids, store.metas(ids), strict=True):
-            if not meta or now_ms - meta.progress.updated_at < quiet_ms:
+    stale: dict[str, int] = {}
+    ids, chunk = list(live), 500
+    for start in range(0, len(ids), chunk):
+        part = ids[start : start + chunk]
+        for gid, meta in zip(part, store.metas(part), strict=True):
+            if not meta or not meta.progress.live:
+                if now_ms - live[gid] >= LIVE_GRACE_MS:
+                    stale[gid] = live[gid]
+                continue
+            if now_ms - meta.progress.updated_at < quiet_ms:
                 continue
             jobs = meta.jobs(gid) + clocks.overdue(gid, meta, now_ms)  # a lost deadline check
             out += [j for j in jobs if not _pending(queue, j.id, now_ms)]
+    store.drop_live(stale)
+    return out
+
+
+def fill_live_index(store: EventStore) -> None:
+    """The one-time backfill of the live index from the game index, on a store written before
+    the live index existed: the one pass that reads every game's meta.  Newest first, so a
+    game created meanwhile shifts the others later and none is skipped (and it marks itself).
+    Several workers may run it at once: marking a game twice is harmless."""
+    start, chunk = 0, 500
+    while ids := store.list_ids(start, chunk):
+        start += chunk
+        metas = zip(ids, store.metas(ids), strict=True)
+        store.fill_live([g for g, m in metas if m and m.progress.live], False)
+    store.fill_live([], True)
+    log.warning("reconciler: live index filled from %d stored games", store.count())
 
 
 def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:

@@ -316,3 +316,58 @@ def test_progress_updates_the_meta_and_keeps_the_rest(store: EventStore) -> None
     assert meta == replace(new_meta(), progress=done, version=2, head=log[1].hash)
     assert meta is not None and [j.id for j in meta.jobs(g)] == [f"score-{g}-2"]
     assert store.meta("nope-" + gid()) is None
+
+
+BOT_TO_ACT = Progress("active", (1,), (("bot", 1),), 1_700_000_000_000)
+FINISHED = Progress("finished", (), (), 1_700_000_000_500, {"winners": [0]})
+
+
+def _filled(store: EventStore) -> dict[str, int]:
+    store.fill_live([], True)  # other tests share the server: it may be filled already
+    live = store.live()
+    assert live is not None
+    return live
+
+
+def test_a_live_write_marks_the_game_and_only_a_current_mark_is_dropped(store: EventStore) -> None:
+    """The live index: marked by a write that leaves a follow-up (or a deadline), kept after
+    the game finishes, unlisted only by ``drop_live`` with the mark it was read with."""
+    g, idle, clocked = gid(), gid(), gid()
+    log = records(1, 2)
+    before = time.time_ns() // 10**6
+    store.append(g, 0, "", log[:1], replace(new_meta(), progress=BOT_TO_ACT))
+    store.append(idle, 0, "", records(1, 1), new_meta())  # a person to act, no clock
+    deadline = replace(ACTIVE, deadlines={"0": 1_700_000_060_000})
+    store.append(clocked, 0, "", records(1, 1), replace(new_meta(), progress=deadline))
+    live = _filled(store)
+    assert before <= live[g] <= time.time_ns() // 10**6 and clocked in live
+    assert idle not in live
+    store.append(g, 1, log[0].hash, log[1:], FINISHED)
+    assert _filled(store)[g] == live[g], "only the reconciler unlists a game"
+    store.drop_live({g: live[g] - 1})  # marked again since that read: kept
+    assert g in _filled(store)
+    store.drop_live({g: live[g], "nope-" + gid(): 1})
+    assert g not in _filled(store)
+
+
+def test_an_undo_that_leaves_a_follow_up_marks_the_game(store: EventStore) -> None:
+    g = gid()
+    log = records(1, 3)
+    store.append(g, 0, "", log, new_meta())
+    assert g not in _filled(store)
+    store.truncate(g, 3, log[2].hash, 1, log[0].hash, {"undone": [2, 3]}, BOT_TO_ACT)
+    assert g in _filled(store)
+
+
+def test_the_live_index_answers_none_until_its_backfill_is_done(store: EventStore) -> None:
+    """A store written before the live index has none: the reconciler fills it once."""
+    if isinstance(store, RedisEventStore):
+        store.r.delete(store_module.LIVE_FILLED)  # as before an upgrade
+    g = gid()
+    assert store.live() is None
+    store.fill_live([g], False)
+    assert store.live() is None, "a backfill cut short is not done"
+    store.fill_live([], True)
+    live = store.live()
+    assert live is not None and g in live
+    store.drop_live({g: live[g]})
