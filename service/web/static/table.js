@@ -267,6 +267,7 @@ function tick() {
 }
 
 let filterKey = null;
+let drawnActions = ""; // what #actions shows: version, filter and list
 
 function drawActions() {
   const panel = $("#act-panel");
@@ -283,6 +284,7 @@ function drawActions() {
   if (!S.token) {
     mount($("#act-filter"), html`<p class="muted">You are watching. Players act from their seat links.</p>`);
     mount($("#actions"), "");
+    drawnActions = "";
     panel.classList.remove("mine");
     return;
   }
@@ -300,6 +302,12 @@ function drawActions() {
   );
   const sa = $("#show-all");
   if (sa) sa.onclick = () => { filterKey = null; drawActions(); };
+  // The same list at the same version is left as it is: a second refresh of one change (the
+  // stream's frame after the move's own answer) must not replace the buttons under a click
+  // or take the keyboard focus away.
+  const drawn = JSON.stringify([S.view.version, filterKey, list]);
+  if (drawn === drawnActions) return;
+  drawnActions = drawn;
   const c = ctx();
   mount(
     $("#actions"),
@@ -342,6 +350,7 @@ async function send(action, button) {
     notice(e.code === "version_conflict" ? "Someone moved first; the board is updated." : `Refused: ${e.message}`);
   } finally {
     sending = false;
+    drawnActions = ""; // its buttons were disabled: drawn again whatever the answer
     await refresh();
   }
 }
