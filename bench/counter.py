@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain import codec
+from domain import shapes as sh
 from domain.engine import Config, Event, Field
 from domain.errors import IllegalAction
 from domain.games import GAMES
@@ -60,6 +61,9 @@ class Counter:
     }
     bots: Mapping[str, Any] = {"random": random_bot}
     state_type = State
+    rules_version = 1
+    view_state = sh.anything("the benchmark's state")
+    event_data: Mapping[str, Any] = {"CardPlayed": sh.anything()}
 
     def setup(self, config: Config, rng: Rng) -> list[Event]:
         return []
@@ -117,7 +121,9 @@ class Counter:
     def full_view(self, state: State) -> dict[str, Any]:
         return codec.encode(state)
 
-    def redact(self, event: Event, seat: int | None) -> dict[str, Any]:
+    def redact(
+        self, event: Event, seat: int | None, config: Config | None = None
+    ) -> dict[str, Any]:
         return dict(event.data)
 
     def reveals(self, event: Event) -> bool:
