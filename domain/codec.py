@@ -35,28 +35,62 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def decode(tp: Any, data: Any) -> Any:
     """Rebuild a value of type ``tp`` from ``encode`` output."""
+    return _decoder(tp)(data)
+
+
+Decoder = typing.Callable[[Any], Any]
+
+
+def _same(data: Any) -> Any:
+    return data
+
+
+_PLAIN = (int, str, bool, float, type(None), Any)
+
+
+@cache
+def _decoder(tp: Any) -> Decoder:
+    """The decoding function of ``tp``, built once per type: loading a game decodes its
+    snapshot's state, thousands of values, and reading the type hints of every value each
+    time cost most of a load."""
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
-        hints = _hints(tp)
-        return tp(**{name: decode(hints[name], data[name]) for name in data})
+        return _dataclass_decoder(tp)
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
     if origin in (Union, types.UnionType):
-        if data is None and type(None) in args:
-            return None
-        inner = [a for a in args if a is not type(None)]
-        return decode(inner[0], data)
+        inner = _decoder(next(a for a in args if a is not type(None)))
+        if type(None) not in args:
+            return inner
+        return lambda data: None if data is None else inner(data)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(decode(args[0], v) for v in data)
-        return tuple(decode(a, v) for a, v in zip(args, data, strict=True))
+            if args[0] in _PLAIN:
+                return tuple
+            item = _decoder(args[0])
+            return lambda data: tuple(map(item, data))
+        items = tuple(_decoder(a) for a in args)
+        return lambda data: tuple(f(v) for f, v in zip(items, data, strict=True))
     if origin is frozenset:
-        return frozenset(decode(args[0], v) for v in data)
+        item = _decoder(args[0])
+        return lambda data: frozenset(map(item, data))
     if origin is dict or origin is typing.Mapping:
         key_type, value_type = args
-        return {decode_key(key_type, k): decode(value_type, v) for k, v in data.items()}
-    if tp is Any:
-        return data
-    return data
+        value = _decoder(value_type)
+        if key_type is int:
+            return lambda data: {int(k): value(v) for k, v in data.items()}
+        return lambda data: {k: value(v) for k, v in data.items()}
+    return _same
+
+
+def _dataclass_decoder(tp: type) -> Decoder:
+    fields: dict[str, Decoder] = {}  # filled at the first call (a type may refer to itself)
+
+    def decode_instance(data: Any) -> Any:
+        if not fields:
+            fields.update({name: _decoder(hint) for name, hint in _hints(tp).items()})
+        return tp(**{name: fields[name](v) for name, v in data.items()})
+
+    return decode_instance
 
 
 def decode_key(tp: Any, key: str) -> Any:
