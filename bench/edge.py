@@ -52,6 +52,7 @@ ENV = {
     "CHRONICLE_RATE_LIMIT_ADDRESS": "off",
     "CHRONICLE_WAITS_PER_ADDRESS": "off",  # every watcher of the bench comes from 127.0.0.1
     "CHRONICLE_WAITS_PER_TOKEN": "off",
+    "CHRONICLE_CREATE_QUOTA": "off",  # the bench makes its games from one address
 }
 
 
@@ -352,6 +353,7 @@ def push_cost(watchers: int, rounds: int = 20) -> float:
     not inflate)."""
     from gevent import socket as gsocket
 
+    from domain.engine import Config, Player
     from domain.games import GAMES
     from projections.records import Recorded
     from service.stream import Feed, Head, Hub, Watch
@@ -360,8 +362,9 @@ def push_cost(watchers: int, rounds: int = 20) -> float:
     feed = Feed("g", Head(1, "h1", "active", (0,)))
     pairs = [gsocket.socketpair() for _ in range(watchers)]
     game, caller = GAMES["artus"], Caller("spectator")
+    config = Config("artus", {"rules": "basic"}, (Player("a"), Player("b")))
     for ours, _ in pairs:
-        feed.direct.add(Watch(feed, game, caller, 1, 0, 0, ("active", (0,)), sock=ours))
+        feed.direct.add(Watch(feed, game, config, caller, 1, 0, 0, ("active", (0,)), sock=ours))
     spent = 0.0
     for v in range(2, rounds + 2):
         rec = Recorded(v, "KnightPlaced", 0, 0, 0, None, {"seat": 0, "knight": "red-k1"}, f"h{v}")
