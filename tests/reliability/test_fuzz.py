@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
@@ -136,15 +136,6 @@ def test_every_operation_answers_by_its_schema(case: schemathesis.Case) -> None:
     STATUSES[response.status_code] = STATUSES.get(response.status_code, 0) + 1
 
 
-@pytest.mark.xfail(
-    reason="flaky: it passes in some runs (the creation rules are in the document, most "
-    "generated creations are 201 and >= 4 linked operations answer 200), and in others, alone "
-    "or in a run of all of tests/reliability, hypothesis stops it with "
-    "FlakyStrategyDefinition ('inconsistent data generation'): a replayed step got another "
-    "answer from the server (its Redis is shared by every example and answers depend on it), "
-    "so the next rule drawn differs; the calls it makes are still checked",
-    strict=False,
-)
 def test_stateful_links() -> None:
     machine = schema.as_state_machine()
 
@@ -165,6 +156,11 @@ def test_stateful_links() -> None:
             deadline=None,
             suppress_health_check=list(HealthCheck),
             derandomize=True,
+            # generation only: the server's state is shared by every example, so a step
+            # replayed to shrink (or to explore a known prefix again) may get another answer
+            # and hypothesis stops with "inconsistent data generation"; a failing check
+            # still fails the test, reported unshrunk
+            phases=[Phase.generate],
         )
     )
     # the links were followed: operations on a game the workflow created answered 2xx
