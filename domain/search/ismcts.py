@@ -100,7 +100,10 @@ class Adapter:
     key share one listing of legal actions during a search (for games whose listing is costly
     and does not depend on the hidden information).  ``horizon(world, state)``, if given, says
     that ``state`` (reached from the sampled ``world``) is as far as the search looks: the tree
-    and the playout stop there and ``evaluate`` scores it.
+    and the playout stop there and ``evaluate`` scores it.  ``relative``: rewards score what
+    each seat gains from the root (in the same world) over the best other seat's gain, smoothly
+    (``gains``), instead of rank and margin: for a game whose horizon is so near that the rank
+    there is nearly always the rank at the root and margins far exceed ``scale``.
     """
 
     rules: Rules
@@ -110,6 +113,7 @@ class Adapter:
     scale: float
     public_key: Callable[[Any], Hashable] | None = None
     horizon: Callable[[Any, Any], bool] | None = None
+    relative: bool = False
 
 
 @dataclass(frozen=True)
@@ -162,6 +166,16 @@ def rewards(scores: Sequence[float], scale: float) -> list[float]:
         rank = sum(1.0 if s > o else 0.5 if s == o else 0.0 for o in others) / len(others)
         margin = max(-1.0, min(1.0, (s - max(others)) / scale))
         out.append(0.8 * rank + 0.1 * (margin + 1.0))
+    return out
+
+
+def gains(scores: Sequence[float], base: Sequence[float], scale: float) -> list[float]:
+    """Per seat in (0, 1): its gain over ``base`` against the best other seat's gain."""
+    g = [s - b for s, b in zip(scores, base, strict=True)]
+    out = []
+    for i, x in enumerate(g):
+        other = max(g[j] for j in range(len(g)) if j != i)
+        out.append(0.5 + 0.5 * math.tanh((x - other) / scale))
     return out
 
 
@@ -235,6 +249,7 @@ def search(
         except Exception:  # ranked last; the search still tries it in turn
             prior.append((math.inf, i))
     order = [i for _, i in sorted(prior)]
+    bases: dict[int, Sequence[float]] = {}  # ``relative``: each world's scores at the root
     for it in range(budget.iterations):
         if stop is not None and it % 8 == 0 and it and stop():
             break
@@ -296,7 +311,13 @@ def search(
             worlds.pop(w)
             failures += 1
             continue
-        r = rewards(evaluate(state), scale)
+        if adapter.relative:
+            base = bases.get(id(world))
+            if base is None:
+                base = bases[id(world)] = evaluate(world)
+            r = gains(evaluate(state), base, scale)
+        else:
+            r = rewards(evaluate(state), scale)
         for n, s in path:
             n.visits += 1
             n.reward += r[s]
