@@ -39,6 +39,7 @@ from typing import Any
 import redis
 
 from bench.client import Http
+from chronicle_client import Client
 from projections.views import SEAT, Caller
 from service.chronicle import Chronicle
 from service.connections import POOL_SIZE, connect
@@ -270,53 +271,53 @@ class Held:
 # ---- the player -------------------------------------------------------------------------------
 
 
-def new_game(http: Http) -> tuple[str, list[str]]:
-    status, doc, _ = http.request(
-        "POST", "/api/v1/games", {"game": "artus", "players": [{"name": "a"}, {"name": "b"}]}
-    )
-    assert status == 201, doc
-    return doc["id"], [x["token"] for x in doc["seats"]]
+def new_game(api: Client) -> tuple[str, list[str]]:
+    doc = api.create("artus", [{"name": "a"}, {"name": "b"}])
+    return doc["id"], [x["token"] for x in doc["seats"] if "token" in x]
 
 
 def play(base: str, actions: int) -> tuple[list[float], list[float]]:
-    """POST ``actions`` actions (timed), a /healthz between two (timed)."""
-    http, health = Http(base), Http(base)
+    """POST ``actions`` actions (timed), a /healthz between two (timed).  The games are created
+    and read with ``chronicle_client``; the two timed requests go over the lean ``Http`` (the
+    figures are the server's round trip, not ``requests``' own cost)."""
+    api, http, health = Client(base), Http(base), Http(base)
     posts: list[float] = []
     checks: list[float] = []
-    gid, tokens = new_game(http)
+    gid, tokens = new_game(api)
     while len(posts) < actions:
-        _, summary, _ = http.request("GET", f"/api/v1/games/{gid}")
+        summary = api.summary(gid)
         if summary["status"] != "active":
-            gid, tokens = new_game(http)
+            gid, tokens = new_game(api)
             continue
         token = tokens[summary["to_act"][0]]
-        _, listed, _ = http.request("GET", f"/api/v1/games/{gid}/actions", token=token)
+        listed = api.as_token(token).actions(gid)
         status, doc, took = http.act(gid, token, listed["actions"][0], listed["version"])
         assert status == 201, doc
         posts.append(took)
         status, _, took = health.request("GET", "/healthz")
         assert status == 200
         checks.append(took)
+    api.http.close()
     http.close()
     health.close()
     return posts, checks
 
 
 def idle_games(serve: Serve, n: int) -> list[tuple[str, int]]:
-    http = Http(serve.base)
+    api = Client(serve.base)
     out = []
     for _ in range(n):
-        gid, _ = new_game(http)
+        gid, _ = new_game(api)
         out.append((gid, serve.chronicle.current(gid).match.version))
-    http.close()
+    api.http.close()
     return out
 
 
 def fanout(serve: Serve, watchers: int, appends: int) -> tuple[list[float], int, int]:
     """Append-to-delivery latency at ``watchers`` watchers of one game (seconds)."""
-    http = Http(serve.base)
-    gid, _ = new_game(http)
-    http.close()
+    api = Client(serve.base)
+    gid, _ = new_game(api)
+    api.http.close()
     held = Held(serve.port, {"streams": [(gid, watchers)]})
     clients = serve.clients()
     ch = serve.chronicle

@@ -43,9 +43,11 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-from bench.client import Http
+import requests
+
 from bench.edge import _descendants, pct, raise_fd_limit
 from bench.scripts import Script, scripts
+from chronicle_client import Client
 from domain.games import GAMES
 from service.redis_server import free_port
 
@@ -88,19 +90,24 @@ class Serve:
         args += ["--data-dir", str(self.dir / "data")]
         with open(self.dir / "serve.log", "wb") as out:
             self.proc = subprocess.Popen(args, env=env, cwd=self.root, stdout=out, stderr=out)
-        http = Http(f"http://127.0.0.1:{self.port}")
+        api = self.client()
         deadline = time.monotonic() + 90
         while True:
             try:
-                if http.request("GET", "/readyz")[0] == 200:
+                if api.raw("GET", "/readyz").status_code == 200:
                     break
-            except OSError:
-                http.close()
+            except requests.ConnectionError:
+                pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError((self.dir / "serve.log").read_text()[-3000:])
             time.sleep(0.1)
-        http.close()
+        api.http.close()
         return self
+
+    def client(self) -> Client:
+        """chronicle_client on this serve: for the set-up (readiness, creating the games); the
+        timed moves go through the driver's own sockets."""
+        return Client(f"http://127.0.0.1:{self.port}")
 
     def pids(self) -> list[int]:
         assert self.proc is not None
@@ -131,18 +138,10 @@ class Serve:
         return out
 
     def create(self, script: Script) -> tuple[str, dict[int, str]]:
-        http = Http(f"http://127.0.0.1:{self.port}")
-        body = {
-            "game": script.game,
-            "players": script.players,
-            "options": script.options,
-            "seed": script.seed,
-        }
-        status, doc, _ = http.request("POST", "/api/v1/games", body)
-        http.close()
-        if status != 201:
-            raise RuntimeError(f"create: {status} {doc}")
-        return doc["id"], {s["seat"]: s["token"] for s in doc["seats"]}
+        api = self.client()
+        doc = api.create(script.game, script.players, script.options, script.seed)
+        api.http.close()
+        return doc["id"], {s["seat"]: s["token"] for s in doc["seats"] if "token" in s}
 
     def __exit__(self, *exc: Any) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -7,6 +7,8 @@
 - **409 version_conflict** on ``act``: the client reloads the legal actions; if the action is
   still legal at the new version it is sent again at that version, else the conflict is raised
   (the caller must look at the game again).  ``reload=False`` raises at once.
+- ``raw`` is the low-level escape hatch: one attempt, the response as it came (the tests use it
+  to assert status codes); every other call goes through it.
 - ``stream`` yields the caller's events as they come (long-polls ``/events?wait=``), until the
   game is finished and every event has been seen.
 """
@@ -67,6 +69,26 @@ class Client:
         )  # fmt: skip
 
     # ---- transport ------------------------------------------------------------------------
+    def raw(
+        self,
+        method: str,
+        path: str,
+        *,
+        json: Any = None,
+        params: Mapping[str, Any] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> requests.Response:
+        """The low-level escape hatch: one attempt, no retry, no error raised, the response as
+        it came (for a caller that looks at status codes and headers itself, e.g. tests of
+        the contract's refusals).  It sends the client's token unless ``headers`` override
+        ``Authorization``."""
+        sent = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        sent.update(headers or {})
+        return self.http.request(
+            method, self.base_url + path, json=json, params=params, headers=sent,
+            timeout=self.timeout,
+        )  # fmt: skip
+
     def request(
         self,
         method: str,
@@ -78,14 +100,9 @@ class Client:
     ) -> Any:
         """One call, retried on 429 (and 503 where safe); returns the decoded JSON body or
         raises ``ApiError``."""
-        sent = {"Authorization": f"Bearer {self.token}"} if self.token else {}
-        sent.update(headers or {})
-        safe = method == "GET" or "Idempotency-Key" in sent
+        safe = method == "GET" or "Idempotency-Key" in (headers or {})
         for attempt in range(self.retries + 1):
-            r = self.http.request(
-                method, self.base_url + path, json=json, params=params, headers=sent,
-                timeout=self.timeout,
-            )  # fmt: skip
+            r = self.raw(method, path, json=json, params=params, headers=headers)
             if r.status_code < 400:
                 return r.json()
             retry = r.status_code == 429 or (r.status_code == 503 and safe)

@@ -112,6 +112,17 @@ def test_rate_limits_are_waited_out_by_retry_after(limited: str) -> None:
     assert refused.value.status == 429 and refused.value.details["retry_after"] == 1
 
 
+def test_raw_is_one_attempt_and_the_response_as_it_came(limited: str) -> None:
+    """The escape hatch neither waits nor raises: the 429s come back as responses."""
+    waits: list[float] = []
+    api = Client(limited, sleep=waits.append)
+    answers = [api.raw("GET", "/api/v1/catalog") for _ in range(10)]  # 3 a second at most
+    refused = [r for r in answers if r.status_code == 429]
+    assert refused and waits == []
+    assert refused[0].headers["Retry-After"] == "1"
+    assert refused[0].json()["error"]["code"] == "rate_limited"
+
+
 def test_unavailable_reads_and_keyed_writes_are_retried(tmp_path: Path) -> None:
     """Redis stopped, then back 1.5 s later on its files: the client's read and its act (which
     carries an Idempotency-Key) wait out the 503s and succeed, each applied once."""
