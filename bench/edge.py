@@ -25,12 +25,9 @@ import os
 import platform
 import resource
 import selectors
-import signal
 import socket
 import statistics
-import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,12 +36,12 @@ from typing import Any
 import redis
 
 from bench.client import Http
+from bench.serve import ChronicleServe, descendants
 from chronicle_client import Client
 from projections.views import SEAT, Caller
 from service.chronicle import Chronicle
 from service.connections import POOL_SIZE, connect
 from service.jobs import NoJobs
-from service.redis_server import free_port
 from service.redis_store import RedisEventStore
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,37 +78,16 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
 
 
-class Serve:
-    """One `chronicle serve` in a folder of its own, stopped by its pid."""
+class Serve(ChronicleServe):
+    """This tree's `chronicle serve` with the benchmark's settings and a worker class."""
 
     def __init__(self, worker_class: str = "gevent") -> None:
-        self.tmp = tempfile.TemporaryDirectory(prefix="chronicle-edge-")
-        self.dir = Path(self.tmp.name)
-        self.port = free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
+        super().__init__(ROOT, ENV, ["--worker-class", worker_class], "chronicle-edge-", 60)
         self.worker_class = worker_class
         self.processes = os.cpu_count() or 2  # serve's default: one API process per core
-        self.proc: subprocess.Popen[bytes] | None = None
 
     def __enter__(self) -> Serve:
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
-        env.update(ENV, PYTHONPATH=str(ROOT))
-        args = [sys.executable, "-m", "chronicle", "serve", "--port", str(self.port)]
-        args += ["--data-dir", str(self.dir / "data"), "--worker-class", self.worker_class]
-        with open(self.dir / "serve.log", "wb") as out:
-            self.proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=out)
-        deadline = time.monotonic() + 60
-        http = Http(self.base)
-        while True:
-            try:
-                if http.request("GET", "/readyz")[0] == 200:
-                    break
-            except OSError:
-                http.close()
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((self.dir / "serve.log").read_text()[-3000:])
-            time.sleep(0.1)
-        http.close()
+        self.start()
         self.url = f"unix://{self.dir / 'data' / 'redis' / 'redis.sock'}"
         self.redis = redis.Redis.from_url(self.url)
         self.chronicle = Chronicle(RedisEventStore(connect(self.url)), NoJobs())
@@ -123,7 +99,7 @@ class Serve:
     def api_rss_mb(self) -> float:
         assert self.proc is not None
         total = 0
-        for pid in _descendants(self.proc.pid):
+        for pid in descendants(self.proc.pid):
             cmd = (
                 Path(f"/proc/{pid}/cmdline").read_bytes() if Path(f"/proc/{pid}").exists() else b""
             )
@@ -134,28 +110,7 @@ class Serve:
         return total / 1024
 
     def __exit__(self, *exc: Any) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.tmp.cleanup()
-
-
-def _descendants(pid: int) -> list[int]:
-    out, todo = [], [pid]
-    while todo:
-        p = todo.pop()
-        for task in Path(f"/proc/{p}/task").glob("*"):
-            try:
-                kids = [int(x) for x in (task / "children").read_text().split()]
-            except OSError:
-                continue
-            out += kids
-            todo += kids
-    return out
+        self.stop()
 
 
 # ---- the process that holds the connections ---------------------------------------------------

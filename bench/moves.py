@@ -30,7 +30,6 @@ import argparse
 import json
 import os
 import selectors
-import signal
 import socket
 import statistics
 import subprocess
@@ -43,13 +42,11 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
-import requests
-
-from bench.edge import _descendants, pct, raise_fd_limit
+from bench.edge import pct, raise_fd_limit
 from bench.scripts import Script, scripts
+from bench.serve import ChronicleServe
 from chronicle_client import Client
 from domain.games import GAMES
-from service.redis_server import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 LIMITS_ON = {  # counted on every request, never refusing one (one client address, many moves)
@@ -73,45 +70,21 @@ def source_tree(rev: str, into: Path) -> Path:
     return into
 
 
-class Serve:
-    """One `chronicle serve` from the tree ``root``, in a folder of its own."""
+class Serve(ChronicleServe):
+    """One `chronicle serve` from the tree ``root``, rate limits on or off."""
 
     def __init__(self, root: Path, limits: bool, label: str) -> None:
-        self.root, self.limits, self.label = root, limits, label
-        self.tmp = tempfile.TemporaryDirectory(prefix="chronicle-moves-")
-        self.dir = Path(self.tmp.name)
-        self.port = free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
+        super().__init__(root, LIMITS_ON if limits else LIMITS_OFF, prefix="chronicle-moves-")
+        self.limits, self.label = limits, label
 
     def __enter__(self) -> Serve:
-        env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
-        env.update(LIMITS_ON if self.limits else LIMITS_OFF, PYTHONPATH=str(self.root))
-        args = [sys.executable, "-m", "chronicle", "serve", "--port", str(self.port)]
-        args += ["--data-dir", str(self.dir / "data")]
-        with open(self.dir / "serve.log", "wb") as out:
-            self.proc = subprocess.Popen(args, env=env, cwd=self.root, stdout=out, stderr=out)
-        api = self.client()
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                if api.raw("GET", "/readyz").status_code == 200:
-                    break
-            except requests.ConnectionError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError((self.dir / "serve.log").read_text()[-3000:])
-            time.sleep(0.1)
-        api.http.close()
+        self.start()
         return self
 
     def client(self) -> Client:
         """chronicle_client on this serve: for the set-up (readiness, creating the games); the
         timed moves go through the driver's own sockets."""
         return Client(f"http://127.0.0.1:{self.port}")
-
-    def pids(self) -> list[int]:
-        assert self.proc is not None
-        return [self.proc.pid, *_descendants(self.proc.pid)]
 
     def kinds(self) -> dict[int, str]:
         """Each process of the serve by kind: redis, api (gunicorn), other."""
@@ -144,14 +117,7 @@ class Serve:
         return doc["id"], {s["seat"]: s["token"] for s in doc["seats"] if "token" in s}
 
     def __exit__(self, *exc: Any) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.tmp.cleanup()
+        self.stop()
 
 
 # ---- the driver: one selector loop, N move connections and one /healthz connection ----------
