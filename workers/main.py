@@ -122,7 +122,20 @@ def _pending(queue: Queue, job_id: str, now_ms: int) -> bool:
         return False
     if status == JobStatus.SCHEDULED:
         _release_if_stranded(queue, job, now_ms)
+    if status == JobStatus.QUEUED and _popped_and_lost(queue, job, now_ms):
+        log.warning("reconciler: job %s is queued in no queue (its pop was lost)", job.id)
+        return False
     return status in PENDING
+
+
+def _popped_and_lost(queue: Queue, job: RQJob, now_ms: int) -> bool:
+    """Marked queued, yet in no queue: a worker popped its id and lost Redis before it could
+    mark it started (RQ pops, then reads the job).  Nobody will run it: enqueue it again."""
+    origin = Queue(job.origin, connection=queue.connection, serializer=JSONSerializer)
+    if queue.connection.lpos(origin.key, job.id) is not None:
+        return False
+    queued = job.enqueued_at.timestamp() * 1000 if job.enqueued_at else 0
+    return now_ms - queued > ABANDON_GRACE * 1000
 
 
 def _release_if_stranded(queue: Queue, job: RQJob, now_ms: int) -> None:

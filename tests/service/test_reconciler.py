@@ -102,3 +102,16 @@ def test_games_stored_before_the_live_index_are_reconciled_after_an_upgrade(
     assert f"bot-{g}-1-1" in [j.id for j in worker_main.missing_follow_ups(store, queue, 0, now)]
     live = store.live()
     assert live is not None and g in live
+
+
+def test_a_job_queued_in_no_queue_is_enqueued_again(redis_url: str) -> None:
+    """A worker that popped a job's id and lost Redis before marking it started leaves it
+    "queued" in no queue (seen as a bot game stalled after Redis came back)."""
+    queue = _queue(redis_url)
+    lost = queue.enqueue("workers.jobs.bot_turn", "g", 1, 0)
+    kept = queue.enqueue("workers.jobs.bot_turn", "g", 2, 0)
+    queue.connection.lrem(queue.key, 0, lost.id)  # the pop, without the rest
+    later = time.time_ns() // 10**6 + 10_000
+    assert not worker_main._pending(queue, lost.id, later), "lost: to enqueue again"
+    assert worker_main._pending(queue, kept.id, later), "still in its queue: pending"
+    assert worker_main._pending(queue, lost.id, time.time_ns() // 10**6), "just queued: grace"
