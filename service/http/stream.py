@@ -259,7 +259,7 @@ def install(app: Flask, api: Api, client: Any, defaults: bool) -> None:
     )
     hub = app.extensions["chronicle_hub"] = Hub(app.extensions["chronicle"].store, client)
     hub.register(ChatSource(client))
-    app.extensions["chronicle_waits"] = Waits(env, defaults)
+    app.extensions["chronicle_waits"] = Waits(env, defaults, client)
     api.spec.components.schema("StreamUndo", schema=StreamUndo)
     api.spec.components.schema("StreamStatus", schema=StreamStatus)
     api.register_blueprint(blp)

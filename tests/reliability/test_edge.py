@@ -6,7 +6,7 @@ and bounded in time:
 - 20 sockets that send half a request are closed after the header timeout while other clients
   are served;
 - concurrent waits beyond the cap per address are refused 429 ``rate_limited`` with
-  ``Retry-After``;
+  ``Retry-After``, and the caps hold across API processes (serve's and one in the test);
 - a URL over 4 KB and headers over 8 KB get the contract's JSON errors (414, 431), both where
   the application checks them and beyond gunicorn's own limits; so do 404 and 405.
 """
@@ -20,10 +20,14 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import requests
 
+from service.app import create_app
+from tests.conftest import settings
 from tests.reliability.served import raw_request, served, wait_until
 from tests.support.client import Client
+from tests.support.server import serving
 
 
 def _timed_get(url: str, timeout: float = 5) -> float:
@@ -149,6 +153,58 @@ def test_concurrent_waits_beyond_the_cap_are_refused_429(tmp_path: Path) -> None
         assert all(r.status_code == 200 for r in held), [r.status_code for r in held]
         # a wait that ended frees its place
         assert requests.get(url.replace("wait=6", "wait=0.2"), timeout=5).status_code == 200
+
+
+def test_the_caps_on_waits_hold_across_api_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caps = {"CHRONICLE_WAITS_PER_ADDRESS": "3", "CHRONICLE_WAITS_PER_TOKEN": "2"}
+    for name, value in caps.items():
+        monkeypatch.setenv(name, value)  # the in-process app reads them too
+    with served(tmp_path, **caps) as s:
+        other = create_app(settings(f"unix://{s.data / 'redis' / 'redis.sock'}"))
+        with serving(other) as base:  # a second API process of the service: this one
+            game = _artus(Client(s.base))
+            gid, version = game["id"], game["version"]
+            path = f"/api/v1/games/{gid}/events?after={version}&wait=5"
+            held: list[requests.Response] = []
+
+            def poll(where: str, headers: dict[str, str]) -> None:
+                held.append(requests.get(where + path, headers=headers, timeout=15))
+
+            def hold(*calls: tuple[str, dict[str, str]]) -> list[threading.Thread]:
+                threads = [threading.Thread(target=poll, args=call) for call in calls]
+                for t in threads:
+                    t.start()
+                time.sleep(1.0)
+                return threads
+
+            # the address: two waits on serve's process and one on this one, then both refuse
+            waiting = hold((s.base, {}), (s.base, {}), (base, {}))
+            for where in (base, s.base):
+                over = requests.get(where + path, timeout=5)
+                assert over.status_code == 429, (where, over.text)
+                assert over.json()["error"]["code"] == "rate_limited"
+                assert "this address" in over.json()["error"]["message"]
+                assert int(over.headers["Retry-After"]) >= 1
+            stream = requests.get(f"{base}/api/v1/games/{gid}/stream", timeout=5, stream=True)
+            assert stream.status_code == 429, "a stream counts as a wait too"
+            for t in waiting:
+                t.join(15)
+            # the token: one wait on each process, the third refused on either
+            token = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+            waiting = hold((s.base, token), (base, token))
+            for where in (base, s.base):
+                third = requests.get(where + path, headers=token, timeout=5)
+                assert third.status_code == 429, (where, third.text)
+                assert "this token" in third.json()["error"]["message"]
+            for t in waiting:
+                t.join(15)
+            assert [r.status_code for r in held] == [200] * 5
+            # the waits that ended gave their leases back
+            for where in (base, s.base):
+                quick = requests.get(where + path.replace("wait=5", "wait=0.2"), timeout=5)
+                assert quick.status_code == 200, quick.text
 
 
 def _json_error(status: int, headers: dict[str, str], body: bytes, expected: int) -> dict:
