@@ -17,12 +17,12 @@ def test_two_processes_share_the_caps_on_a_cluster(cluster_url: str) -> None:
     env = {
         "CHRONICLE_WAITS_PER_ADDRESS": "1",
         "CHRONICLE_WAITS_PER_TOKEN": "1",
-        "CHRONICLE_WAITS_LEASE": "0.3",
+        "CHRONICLE_WAITS_LEASE": "0.6",
     }
     one, two = (Waits(env, defaults=False, client=connect(cluster_url)) for _ in range(2))
     address, token = f"test-{uuid.uuid4().hex[:12]}", f"Bearer {uuid.uuid4()}"
     with one.slot(address, token):
-        for _ in range(4):  # 1.2 s: four leases, refreshed on the cluster
+        for _ in range(6):  # 1.8 s: three leases, refreshed on the cluster
             time.sleep(0.3)
             for other_address, other_token in ((address, None), (address + "-b", token)):
                 with pytest.raises(TooManyRequests), two.slot(other_address, other_token):

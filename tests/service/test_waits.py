@@ -106,10 +106,10 @@ def test_the_lease_of_a_killed_holder_expires_and_a_live_one_is_kept(redis_url: 
 
 
 def test_a_long_wait_stays_counted_past_its_lease(redis_url: str) -> None:
-    one, two = (_waits(redis_url, CHRONICLE_WAITS_LEASE="0.3") for _ in range(2))
+    one, two = (_waits(redis_url, CHRONICLE_WAITS_LEASE="0.6") for _ in range(2))
     address = _address()
     with one.slot(address, None), one.slot(address, None):
-        for _ in range(8):  # 2.4 s: eight leases
+        for _ in range(8):  # 2.4 s: four leases
             time.sleep(0.3)
             _refused(two, address)
     with two.slot(address, None), two.slot(address, None):
