@@ -181,7 +181,8 @@ def check_undone(
     bare = unsigned_prefix(raw)
     odd = next((i for i, u in enumerate(raw[bare:], bare) if "hash" not in u), None)
     if odd is not None or bare not in ((0, len(raw)) if unsigned is None else (unsigned,)):
-        where = f"undone.{bare if odd is None else odd}.hash"
+        first = bare if unsigned is None else min(bare, unsigned)  # the first record amiss
+        where = f"undone.{first if odd is None else odd}.hash"
         raise refuse(
             f"{where}: some undo records are signed and some are not (all or none)"
             if unsigned is None
