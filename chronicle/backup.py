@@ -3,7 +3,8 @@
 A line is ``{"format": "chronicle-backup/1", "id", "meta", "export"}``:
 
 - ``export`` is the game's export document (``GET /games/{id}/export`` as the operator sees it:
-  the whole log with the seed, the head hash and the undo trail);
+  the whole log with the seed, the head hash, the undo trail and the chat, hidden lines with
+  their text and who hid them);
 - ``meta`` is the game's stored meta hash: status, configuration, the hashes of its tokens
   (so that players keep their tokens and games keep their ids), times.
 
@@ -12,13 +13,16 @@ A backup holds every game's seed and token hashes: keep it as secret as the Redi
 
 **Restore** reads the file twice.  The first pass checks every line and writes nothing: the
 log goes through the import validation of ``POST /games/import`` (every command replayed
-through the rules with the seed, the hash chain, the head), and the meta must agree with what
-the replay gives (version, head, status, to act, result, seed and its commitment, options).  A
+through the rules with the seed, the hash chain, the head; the undo trail, its own chain and
+the chat lines, as ``service/imports.py`` checks them), and the meta must agree with what the
+replay gives (version, head, status, to act, result, seed and its commitment, options; a legacy
+import's unsigned undo records only on an imported game whose ``verified`` says so).  A
 line that fails stops the restore before anything is written, naming its line and its game.  A
 game that already exists with the same head is skipped; with another head, the restore stops.
 The second pass writes each game with the same conditional append as any new game, its undo
-trail, its place in the index and a snapshot, and enqueues its follow-up jobs (bot turns,
-scoring) so that restored games go on.
+trail, its chat (``service.chat.restore_into``: ids and hidden marks kept), its place in the
+index and a snapshot, and enqueues its follow-up jobs (bot turns, scoring) so that restored
+games go on.
 """
 
 from __future__ import annotations
@@ -133,13 +137,18 @@ def run_backup(path: Path, data_dir: Path) -> int:
 
 
 # ---- restore --------------------------------------------------------------------------------
-def check(line: dict[str, Any]) -> tuple[Any, list[Any], Any, Any]:
-    """The import validation, and the meta against the replay; returns (game, records, match,
-    meta) or raises ``RestoreRefused``."""
+Checked = tuple[Any, list[Any], Any, Any, list[dict[str, Any]], list[dict[str, Any]]]
+
+
+def check(line: dict[str, Any], now: int) -> Checked:
+    """The import validation (the log, the undo trail, the chat: as ``import_log`` checks
+    them, ``now`` the time nothing may be after), and the meta against the replay; returns
+    (game, records, match, meta, undone, chat) or raises ``RestoreRefused``."""
     from domain import engine
     from domain.errors import Refused
+    from service import imports
     from service import meta as meta_codec
-    from service.commands import verify_export
+    from service.commands import setup_length, verify_export
 
     if line.get("format") != FORMAT:
         raise RestoreRefused(f"not a {FORMAT} line")
@@ -147,16 +156,21 @@ def check(line: dict[str, Any]) -> tuple[Any, list[Any], Any, Any]:
     if not isinstance(stored_meta, dict) or not isinstance(export, dict):
         raise RestoreRefused("meta and export must be objects")
     try:
-        game, records, match = verify_export(export)
+        meta = meta_codec.decode(stored_meta)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RestoreRefused(f"malformed meta ({exc})") from exc
+    try:
+        game, records, match = verify_export(export, now)
+        seed, seats = export["seed"], len(match.config.players)
+        undone = imports.check_undone(
+            export.get("undone") or [], records, seed, seats, setup_length(records), now,
+            unsigned=meta.unsigned_undos,
+        )  # fmt: skip
+        chat = imports.check_chat(export.get("chat") or [], seats, now)
     except Refused as exc:
         raise RestoreRefused(exc.message) from exc
     except (KeyError, TypeError, IndexError) as exc:
         raise RestoreRefused(f"malformed export ({exc})") from exc
-    try:
-        meta = meta_codec.decode(stored_meta)
-    except (KeyError, TypeError, ValueError) as exc:
-        raise RestoreRefused(f"malformed meta ({exc})") from exc
-    seed = export["seed"]
     follow_ups = meta_codec.follow_ups_of(engine.follow_ups(game, "", match))
     expected = {
         "game": (meta.game, game.id),
@@ -174,7 +188,10 @@ def check(line: dict[str, Any]) -> tuple[Any, list[Any], Any, Any]:
     for field, (kept, replayed) in expected.items():
         if kept != replayed:
             raise RestoreRefused(f"meta field {field} does not match the log")
-    return game, records, match, meta
+    if meta.unsigned_undos and (meta.imported_from is None or "undo_trail" in meta.verified):
+        # only a legacy import has unsigned undo records, and its audit never says verified
+        raise RestoreRefused("meta field unsigned_undos does not match the import")
+    return game, records, match, meta, undone, chat
 
 
 def _read(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
@@ -194,15 +211,17 @@ def _read(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
 def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
     from domain import engine
     from projections.fold import snapshot_blob
+    from service import chat
     from service.store import Conflict
 
     ch = _chronicle(data_dir)
+    now = ch.clock()
     present: set[str] = set()
     total = 0
     try:
         for n, gid, line in _read(path):  # pass 1: check everything, write nothing
             try:
-                _, records, _, _ = check(line)
+                records = check(line, now)[1]
             except RestoreRefused as exc:
                 raise RestoreRefused(f"line {n}, game {gid}: {exc}") from None
             existing = ch.store.meta(gid)
@@ -223,7 +242,7 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
     for _, gid, line in _read(path):  # pass 2: write
         if gid in present:
             continue
-        game, records, match, meta = check(line)
+        game, records, match, meta, undone, lines = check(line, now)
         snapshot = (match.version, snapshot_blob(game, match, records[-1].hash))
         try:
             ch.store.append(gid, 0, "", records, meta, snapshot=snapshot)
@@ -233,7 +252,8 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
                 print(f"chronicle: game {gid} appeared during the restore", file=sys.stderr)
                 return 1
             continue
-        ch.store.add_undone(gid, line["export"].get("undone") or [])
+        ch.store.add_undone(gid, undone)
+        chat.restore_into(ch.store, gid, lines)
         ch.store.index(gid, meta.created_at)
         ch.jobs.enqueue(engine.follow_ups(game, gid, match))
         restored += 1

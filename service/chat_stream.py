@@ -48,9 +48,11 @@ class ChatFeed:
     hides: list[int] = field(default_factory=list)  # lines hidden since the feed began, in order
 
 
-@dataclass
+@dataclass(frozen=True)
 class Mark:
-    """Where one watcher is: the last line it was sent, the hides it was sent, its rooms."""
+    """Where one watcher is: the last line it was sent, the hides it was sent, its rooms.
+    A value (replaced, never changed): watchers at equal positions share one rendering
+    (``Hub.push``), so a position must compare and hash by value."""
 
     last: int
     hides: int
@@ -170,7 +172,6 @@ class ChatSource:
                     lambda: b"".join(frame(d) for d in _read(client, gid, opened, 0, upto)),
                 )
             )
-            mark.rooms = rooms
         if cf.last > mark.last:
             first = next(iter(cf.lines), cf.last + 1)
             if mark.last + 1 < first:  # behind the buffer
@@ -188,7 +189,7 @@ class ChatSource:
                 out += [frame(d) for d in _hidden_lines(client, gid, [line_id], rooms)]
             elif line["room"] in rooms:
                 out.append(_rendered(feed, line_id, line, True))
-        mark.last, mark.hides = cf.last, len(cf.hides)
+        watch.marks[KIND] = Mark(cf.last, len(cf.hides), rooms)
         return out
 
 

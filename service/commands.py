@@ -405,9 +405,10 @@ class Commands:
             "to_version": target,
             "events": [full(r) for r in removed],
         }
-        # The undo trail's own chain (a concurrent undo fails the conditional truncate below).
+        # The undo trail's own chain (a concurrent undo fails the conditional truncate below);
+        # after a legacy import's unsigned records it starts again from the genesis.
         last = self.store.last_undone(game_id)
-        prev = str(last.get("hash", "")) if last else chain.GENESIS
+        prev = str(last["hash"]) if last and "hash" in last else chain.GENESIS
         record["hash"] = chain.link_undo(chain.chain_key(meta.seed), prev, record)
         head = kept[-1].hash
         try:
@@ -442,7 +443,8 @@ class Commands:
             game, match, records, seed, tokens, host_token, records[0].at,
             setup, now, imported_from=doc["id"],
         )  # fmt: skip
-        meta = replace(meta, verified=imports.VERIFIED)
+        unsigned = imports.unsigned_prefix(undone)  # a legacy trail: all, else none
+        meta = replace(meta, verified=imports.verified(unsigned), unsigned_undos=unsigned)
         gid = secrets.token_hex(8)
         self.store.append(gid, 0, "", records, meta)
         self.store.add_undone(gid, undone)

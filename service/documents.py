@@ -48,6 +48,17 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
     return doc
 
 
+def unsigned_reason(count: int) -> str | None:
+    """Why ``undo_chain_ok`` is null: the first ``count`` undo records were imported from an
+    export made before undo records were signed."""
+    if not count:
+        return None
+    return (
+        f"the first {count} undo records came from an export made before undo records were "
+        "signed: checked against the log on import, but not covered by the undo trail's chain"
+    )
+
+
 class Documents:
     def __init__(self, store: EventStore, loader: Loader) -> None:
         self.store = store
@@ -91,7 +102,10 @@ class Documents:
         reveal = caller.role == ADMIN or revealed(cur.match.status(cur.game))
         undone = []
         trail = self.store.undone(game_id)
-        undo_broken = chain.first_undo_break(chain.chain_key(cur.seed), trail)
+        bare = meta.unsigned_undos  # a legacy import's records: no hash to check
+        undo_broken = chain.first_undo_break(chain.chain_key(cur.seed), trail[bare:])
+        if undo_broken is not None:
+            undo_broken += bare
         for u in trail:
             recs = [from_full(e) for e in u["events"]]
             shown = (
@@ -103,8 +117,10 @@ class Documents:
         return {
             "chain_ok": broken is None,
             "first_bad_version": broken,
-            "undo_chain_ok": undo_broken is None,
+            # None: nothing to say of a legacy trail's own chain (reason in undo_chain_unsigned)
+            "undo_chain_ok": False if undo_broken is not None else (None if bare else True),
             "first_bad_undo": undo_broken,
+            "undo_chain_unsigned": unsigned_reason(bare),
             "imported": (
                 {"from": meta.imported_from, "verified": list(meta.verified)}
                 if meta.imported_from is not None

@@ -14,7 +14,12 @@ reader will later trust, so that a stored game never makes a reader fail:
   ``from_version`` > ``to_version`` >= the set-up's length, ``events`` (exactly the versions
   ``to_version+1 .. from_version``, each well-formed, seats in range, not after the undo, and
   hash-chained from the head the log had at ``to_version`` then), and ``hash``: the undo
-  trail's own chain (``projections.chain.link_undo``) must verify.
+  trail's own chain (``projections.chain.link_undo``) must verify.  A **legacy** trail (an
+  export made before undo records were signed) has no ``hash`` in any record: every other
+  check still holds, it is kept without hashes, and the game's meta counts those records as
+  unsigned (``GameMeta.unsigned_undos``), so that ``/audit`` never calls them verified and
+  ``verified`` leaves out ``undo_trail``.  Some records with ``hash`` and some without is
+  refused: a signed trail cannot shed the hashes that would show it altered.
 
 Every refusal is 422 ``illegal_action`` naming the field (and the version or undo index).
 """
@@ -36,10 +41,25 @@ AT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d
 MIN_AT = int(datetime(2000, 1, 1, tzinfo=UTC).timestamp() * 1000)
 FUTURE_SLACK_MS = 24 * 3600 * 1000
 UNDO_FIELDS = frozenset({"by", "at", "from_version", "to_version", "events", "hash"})
+LEGACY_UNDO_FIELDS = UNDO_FIELDS - {"hash"}  # an export from before the undo trail's chain
 EVENT_FIELDS = frozenset({"version", "type", "seat", "at", "data", "actor", "command", "hash"})
 
 # What the audit of an imported game says was checked.
 VERIFIED = ("rules_replay", "hash_chain", "head_hash", "timestamps", "ids", "undo_trail")
+
+
+def verified(unsigned_undos: int) -> tuple[str, ...]:
+    """``VERIFIED`` for a game whose first ``unsigned_undos`` undo records carry no hash: the
+    undo trail's own chain was not verified, so it is not listed."""
+    return tuple(v for v in VERIFIED if v != "undo_trail") if unsigned_undos else VERIFIED
+
+
+def unsigned_prefix(trail: Sequence[Mapping[str, Any]]) -> int:
+    """How many records at the start of ``trail`` carry no ``hash``."""
+    n = 0
+    while n < len(trail) and "hash" not in trail[n]:
+        n += 1
+    return n
 
 
 def refuse(message: str, **details: Any) -> ImportRefused:
@@ -114,8 +134,13 @@ def check_undone(
     seats: int,
     setup_version: int,
     now_ms: int,
+    unsigned: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The undo trail, every field checked and both chains verified (see the module)."""
+    """The undo trail, every field checked and both chains verified (see the module).
+
+    ``unsigned``: how many leading records may lack ``hash`` (``chronicle restore`` passes
+    the count its meta keeps; a legacy import's later undos are signed, chained from the
+    genesis).  None (an import): none of them, or all of them (a legacy trail)."""
     if not isinstance(raw, list):
         raise refuse("undone: must be a list", field="undone")
     key = chain.chain_key(seed)
@@ -123,7 +148,7 @@ def check_undone(
     last_at = records[0].at
     for i, u in enumerate(raw):
         here = f"undone.{i}"
-        if not isinstance(u, dict) or set(u) != UNDO_FIELDS:
+        if not isinstance(u, dict) or set(u) not in (UNDO_FIELDS, LEGACY_UNDO_FIELDS):
             raise refuse(f"{here}: an undo record has exactly {sorted(UNDO_FIELDS)}", field=here)
         by = u["by"]
         if not isinstance(by, str) or BY.fullmatch(by) is None:
@@ -153,8 +178,20 @@ def check_undone(
                 f"undone.{i}.events: not chained to the log's head at version {u['to_version']}",
                 field=f"undone.{i}.events",
             )
-    broken = chain.first_undo_break(key, raw)
+    bare = unsigned_prefix(raw)
+    odd = next((i for i, u in enumerate(raw[bare:], bare) if "hash" not in u), None)
+    if odd is not None or bare not in ((0, len(raw)) if unsigned is None else (unsigned,)):
+        first = bare if unsigned is None else min(bare, unsigned)  # the first record amiss
+        where = f"undone.{first if odd is None else odd}.hash"
+        raise refuse(
+            f"{where}: some undo records are signed and some are not (all or none)"
+            if unsigned is None
+            else f"{where}: the first {unsigned} undo records (only) may be unsigned",
+            field=where,
+        )
+    broken = chain.first_undo_break(key, raw[bare:])
     if broken is not None:
+        broken += bare
         raise refuse(
             f"undone.{broken}.hash: the undo trail's chain is broken (it was altered)",
             field=f"undone.{broken}.hash",

@@ -61,6 +61,8 @@ class GameMeta:
     head: str = ""  # the hash of the last event, ditto
     imported_from: str | None = None
     verified: tuple[str, ...] = ()  # an imported game: the checks its import passed
+    # an imported legacy undo trail: its first records, which carry no hash (``/audit`` says so)
+    unsigned_undos: int = 0
     table: Mapping[str, Any] | None = None  # the table section of GameCreated (v1 additions)
     invitations: tuple[str | None, ...] = ()  # per seat open at creation: its code's hash
     hooks: bool = False  # a seat registered a webhook (``service.webhooks``)
@@ -121,6 +123,7 @@ def encode(meta: GameMeta) -> dict[str, str]:
         **({"invitations": json.dumps(list(meta.invitations))} if meta.invitations else {}),
         **({"hooks": "1"} if meta.hooks else {}),
         **({"verified": json.dumps(list(meta.verified))} if meta.verified else {}),
+        **({"unsigned_undos": str(meta.unsigned_undos)} if meta.unsigned_undos else {}),
     }
 
 
@@ -165,4 +168,5 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
         invitations=tuple(json.loads(stored.get("invitations") or "[]")),
         hooks=stored.get("hooks") == "1",
         verified=tuple(json.loads(stored.get("verified", "[]"))),
+        unsigned_undos=int(stored.get("unsigned_undos", "0")),
     )

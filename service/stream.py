@@ -159,6 +159,21 @@ class Watch:
     pending: bytes = b""  # framed bytes the hub could not send at once
     todo: list[Any] = field(default_factory=list)  # frames the hub left to the watcher
 
+    @property
+    def raw(self) -> Any:
+        """The socket under gevent's wrapper (non-blocking already): ``push`` sends on it
+        without the wrapper's wait machinery, which it never needs."""
+        return getattr(self.sock, "_sock", self.sock)
+
+    def position(self) -> tuple[Any, ...]:
+        """What decides the bytes a change brings this watcher (see ``Hub.push``)."""
+        return (self.version, self.epoch, self.status, self.caller, tuple(self.marks.items()))
+
+    def follow(self, leader: Watch) -> None:
+        """Take the position ``leader`` reached from the same one (the marks are values)."""
+        self.seq, self.version, self.epoch = leader.seq, leader.version, leader.epoch
+        self.status, self.marks = leader.status, dict(leader.marks)
+
 
 class Source(Protocol):
     """One more kind of thing a stream carries (see the module's docstring)."""
@@ -374,24 +389,36 @@ class Hub:
         """Write what changed to every direct watcher of ``feed`` that is not writing: one
         non-blocking send each, from the shared renderings (no greenlet wakes for it).  What
         cannot go at once (a full socket buffer, a catch-up from the store) is left to the
-        watcher's own greenlet."""
+        watcher's own greenlet.
+
+        Watchers at the same position (version, undos heard, status, caller, the other
+        sources' marks) get the same bytes, so the changes are worked out once per position
+        and the others only take the leader's new position: a change to a thousand spectators
+        costs a thousand ``send`` calls and little else."""
         if not feed.direct:
             return
         with feed.cond:
+            done: dict[tuple[Any, ...], tuple[Watch, list[Any], bytes]] = {}
             for watch in list(feed.direct):
                 if watch.busy or watch.dead or feed.seq == watch.seq:
                     continue
-                frames = self._changes(watch)
-                if any(f is _FROM_STORE for f in frames):
-                    watch.todo, watch.busy = frames, True
-                    assert watch.wake is not None
-                    watch.wake.set()
+                at = watch.position()
+                got = done.get(at)
+                if got is None:
+                    frames = self._changes(watch)
+                    data = b"" if _FROM_STORE in frames else chunk(b"".join(frames))
+                    done[at] = (watch, frames, data)
+                else:
+                    leader, frames, data = got
+                    watch.follow(leader)
+                if not data:
+                    if frames:  # a catch-up from the store: the watcher's greenlet reads it
+                        watch.todo, watch.busy = list(frames), True
+                        assert watch.wake is not None
+                        watch.wake.set()
                     continue
-                if not frames:
-                    continue
-                data = chunk(b"".join(frames))
                 try:
-                    sent = watch.sock.send(data, 0, 0.0)  # gevent: never waits
+                    sent = watch.raw.send(data)  # the socket is non-blocking: never waits
                 except BlockingIOError:
                     sent = 0
                 except OSError:

@@ -359,9 +359,22 @@ class Audit(Schema):
     chain_ok = fields.Bool(required=True)
     first_bad_version = fields.Int(allow_none=True)
     undo_chain_ok = fields.Bool(
-        required=True, metadata={"description": "the undo trail's own hash chain verifies"}
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "the undo trail's own hash chain verifies; null: the trail (its "
+            "first records) was imported unsigned from a legacy export, see undo_chain_unsigned"
+        },
     )
     first_bad_undo = fields.Int(allow_none=True, metadata={"description": "index in undone"})
+    undo_chain_unsigned = fields.Str(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "why undo_chain_ok is null: how many undo records came without "
+            "hash from an export made before undo records were signed (else null)"
+        },
+    )
     imported = fields.Nested(Imported, allow_none=True)
     head_hash = fields.Str(required=True)
     events = fields.List(fields.Nested(AuditEvent), required=True)

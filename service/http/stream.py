@@ -15,6 +15,7 @@ Long-polls (``GET .../events?wait=``) wait through the same hub (``long_poll`` b
 from __future__ import annotations
 
 import os
+import ssl
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -103,9 +104,12 @@ def _identity() -> str | None:
 
 def direct_socket() -> Any:
     """The client's socket when the hub may write the stream to it itself: under gunicorn's
-    gevent worker (cooperative sockets, one thread) on HTTP/1.1 (a chunked body)."""
+    gevent worker (cooperative sockets, one thread) on HTTP/1.1 (a chunked body), and not
+    TLS: the hub writes to the plain socket under gevent's wrapper (``Watch.raw``)."""
     sock = request.environ.get("gunicorn.socket")
     if sock is None or request.environ.get("SERVER_PROTOCOL") != "HTTP/1.1":
+        return None
+    if isinstance(sock, ssl.SSLSocket):  # gevent's, once patched: bytes must go through TLS
         return None
     try:
         from gevent import monkey

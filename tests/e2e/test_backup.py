@@ -1,6 +1,7 @@
 """`chronicle backup` and `chronicle restore` between real Redis servers, through the real
-command line: every game comes back with its id, tokens, log, undo trail and status, and goes
-on; a tampered line is refused with its game named and nothing written.  Also `chronicle
+command line: every game comes back with its id, tokens, log, undo trail, chat (a hidden line
+stays hidden) and status, and goes on; a tampered line (its log, meta, undo trail or chat) is
+refused with its game named and nothing written.  Also `chronicle
 replay`'s verdict and the help text of every flag."""
 
 from __future__ import annotations
@@ -58,8 +59,9 @@ Source = tuple[str, Client, dict[str, Any]]  # Redis URL, its API, {game id: sea
 def source(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[tuple[str, Client, dict[str, Any]]]:
-    """A Redis with three games: finished (Artus), in play with an undone move (Artus), and
-    Lancaster in play; served over HTTP with a worker for the scoring.  The tests only read it."""
+    """A Redis with three games: finished (Artus), in play with an undone move and chat lines,
+    one hidden by the host (Artus), and Lancaster in play; served over HTTP with a worker for
+    the scoring.  The tests only read it."""
     server = RedisServer(tmp_path_factory.mktemp("source"), port=free_port(), persistent=False)
     url = server.start()
     with serving(create_app(settings(url))) as base, running_worker(url):
@@ -68,7 +70,16 @@ def source(
         done, done_tokens = new_game(api, "artus", {"rules": "basic"}, 2)
         play_random(api, done, done_tokens, rng)
         api.wait_status(done, "finished", timeout=60)
-        live, live_tokens = new_game(api, "artus", {"rules": "basic", "undo": "turn"}, 2)
+        created = api.create(
+            "artus", [{"name": "P0"}, {"name": "P1"}], options={"rules": "basic", "undo": "turn"}
+        )
+        live, host = created["id"], created["host_token"]
+        live_tokens = {s["seat"]: s["token"] for s in created["seats"]}
+        for seat, text in ((0, "good luck"), (1, "you too"), (0, "a line to hide")):
+            said = api.post(f"/api/v1/games/{live}/chat", {"text": text}, live_tokens[seat])
+            assert said.status_code == 201, said.text
+        hidden = api.post(f"/api/v1/games/{live}/chat/{said.json()['id']}/hide", {}, host)
+        assert hidden.status_code == 200, hidden.text
         for _ in range(12):  # into the play, then one card played and undone
             s = api.summary(live)
             listed = api.actions(live, live_tokens[s["to_act"][0]])
@@ -116,6 +127,11 @@ def test_backup_then_restore_gives_back_every_game(
     assert stat.S_IMODE(backup.stat().st_mode) == 0o600  # seeds and token hashes: owner only
     lines = [json.loads(line) for line in backup.read_text().splitlines()]
     assert {line["id"] for line in lines} == set(games)
+    with_chat = next(line for line in lines if line["export"]["chat"])
+    assert [c["text"] for c in with_chat["export"]["chat"]] == [
+        "good luck", "you too", "a line to hide"
+    ]  # fmt: skip
+    assert with_chat["export"]["chat"][2]["hidden_by"]["by"] == "host"
 
     dst_url = new_redis("restored")
     out = cli("restore", str(backup), redis_url=dst_url)
@@ -125,13 +141,18 @@ def test_backup_then_restore_gives_back_every_game(
         api = Client(base)
         after = {gid: snapshot(api, gid, tokens) for gid, tokens in games.items()}
         assert after == before
+        # the chat came back: the hidden line is still hidden (no text) to the seats
+        live = with_chat["id"]
+        said = api.get(f"/api/v1/games/{live}/chat", games[live][0]).json()["lines"]
+        assert [c.get("text") for c in said] == ["good luck", "you too", None]
+        assert said[2]["hidden"] is True
         assert api.get("/api/v1/games").json()["total"] == 3
         # once more: every game is already there (same head), nothing is doubled
         again = cli("restore", str(backup), redis_url=dst_url)
         assert again.returncode == 0 and "restored 0 games" in again.stdout, again.stderr
         assert "3 already present" in again.stdout
         # the same tokens act on the restored game, at the version it had
-        live = next(g for g, snap in before.items() if snap["export"]["undone"])
+        assert before[live]["export"]["undone"]
         s = api.summary(live)
         seat = s["to_act"][0]
         listed = api.actions(live, games[live][seat])
@@ -178,6 +199,27 @@ def test_a_tampered_line_is_refused_with_its_game_named(
     bad = json.loads(json.dumps(lines))
     bad[0]["export"]["seed"], bad[0]["meta"]["seed"] = "00" * 32, "00" * 32
     refused(bad, bad[0]["id"], "version 1")
+
+    # the undo trail made up (who undid it): its own chain breaks, nothing is written
+    bad = json.loads(json.dumps(lines))
+    victim = next(line for line in bad if line["export"]["undone"])
+    victim["export"]["undone"][0]["by"] = "host"
+    refused(bad, victim["id"], "undone.0.hash")
+    # an undo record planted (a copy of the real one): refused as the import refuses it
+    bad = json.loads(json.dumps(lines))
+    victim = next(line for line in bad if line["export"]["undone"])
+    victim["export"]["undone"].append(dict(victim["export"]["undone"][0]))
+    refused(bad, victim["id"], "undone.1")
+    # its hashes stripped (passing for a legacy trail): refused, the meta says it was signed
+    bad = json.loads(json.dumps(lines))
+    victim = next(line for line in bad if line["export"]["undone"])
+    victim["export"]["undone"][0].pop("hash")
+    refused(bad, victim["id"], "undone.0.hash")
+    # a chat line checked as the import checks it
+    bad = json.loads(json.dumps(lines))
+    victim = next(line for line in bad if line["export"]["chat"])
+    victim["export"]["chat"][0]["room"] = "backstage"
+    refused(bad, victim["id"], "chat.0")
 
     # a line that is not JSON
     path = tmp_path / "broken.jsonl"

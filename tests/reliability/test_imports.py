@@ -1,6 +1,8 @@
 """Imports validated whole before anything is stored (issue 10): timestamps in range and in
 order, ids, every field of the undo trail; the undo trail's own tamper evidence, reported by
-``/audit`` beside ``chain_ok``; imports need the admin token unless the operator opens them.
+``/audit`` beside ``chain_ok``; a legacy undo trail (no record signed) imports with every other
+check and an audit that says it is unsigned, a half-signed one is refused; imports need the
+admin token unless the operator opens them.
 
 Each hostile document is re-chained with the revealed seed (as an attacker holding an export
 can), so the log's chain alone cannot catch it.  The app runs in process on a Redis of this
@@ -18,9 +20,11 @@ import pytest
 import redis
 from flask.testing import FlaskClient
 
+from chronicle import backup
 from projections import chain
 from projections.records import from_full
 from service.app import create_app
+from service.chronicle import now_ms
 from service.redis_server import RedisServer
 from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN, settings
@@ -39,8 +43,8 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient,
     server.stop()
 
 
-def played_with_an_undo(c: FlaskClient) -> str:
-    """A game with moves and one undo by a seat (the trail has one record)."""
+def played_with_an_undo(c: FlaskClient, twice: bool = False) -> str:
+    """A game with moves and one undo by a seat (the trail has one record; two if ``twice``)."""
     gid, tokens = placing_game(c)
     b = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
     start = legal(c, gid, tokens[b])
@@ -50,6 +54,10 @@ def played_with_an_undo(c: FlaskClient) -> str:
     a = 1 - b
     mine = legal(c, gid, tokens[a])
     assert act(c, gid, tokens[a], mine["actions"][0], mine["version"]).status_code == 201
+    if twice:
+        undo = c.post(f"/api/v1/games/{gid}/undo", json={}, headers=auth(tokens[a]))
+        assert undo.status_code == 200, undo.json
+        assert act(c, gid, tokens[a], mine["actions"][1], mine["version"]).status_code == 201
     return gid
 
 
@@ -133,7 +141,7 @@ def test_every_field_of_the_undo_trail_is_checked(env) -> None:  # type: ignore[
         {**record, "events": [*record["events"][:-1], {}]},
         {**record, "events": [{**record["events"][0], "data": {"forged": True}}]},
         {**record, "hash": "0" * 64},
-        {k: v for k, v in record.items() if k != "hash"},
+        {**record, "hash": None},
         {**record, "extra": 1},
     ]
     for i, bad in enumerate(variants):
@@ -148,6 +156,7 @@ def test_every_field_of_the_undo_trail_is_checked(env) -> None:  # type: ignore[
     assert ok.status_code == 201, ok.json
     audit = c.get(f"/api/v1/games/{ok.json['id']}/audit", headers=auth(ADMIN_TOKEN)).json
     assert audit["chain_ok"] is True and audit["undo_chain_ok"] is True
+    assert audit["undo_chain_unsigned"] is None
     assert audit["imported"]["from"] == doc["id"]
     assert {"rules_replay", "hash_chain", "timestamps", "undo_trail"} <= set(
         audit["imported"]["verified"]
@@ -171,6 +180,76 @@ def test_the_undo_history_has_tamper_evidence_of_its_own(env) -> None:  # type: 
     r.rpop(keys(gid)["undone"])
     edited = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
     assert edited["undo_chain_ok"] is False and edited["first_bad_undo"] == 0
+
+
+def unsigned(record: dict[str, Any]) -> dict[str, Any]:
+    """An undo record as an export from before the undo trail's chain has it."""
+    return {k: v for k, v in record.items() if k != "hash"}
+
+
+def test_a_legacy_undo_trail_imports_unsigned_and_a_half_signed_one_is_refused(env) -> None:  # type: ignore[no-untyped-def]
+    c, r = env
+    doc = exported(c, played_with_an_undo(c, twice=True))
+    first, second = doc["undone"]
+    before = stored_games(r)
+    # all or none: one record signed and the other not is refused, either way round
+    for trail, where in (([first, unsigned(second)], "undone.1.hash"),
+                         ([unsigned(first), second], "undone.1.hash")):  # fmt: skip
+        err = refused(post_import(c, {**doc, "undone": trail}), 422, "illegal_action", "field")
+        assert err["details"]["field"] == where, err
+    # every other check of a record still holds without its hash
+    legacy = [unsigned(first), unsigned(second)]
+    for bad in ({**legacy[0], "by": "seat:9"}, {**legacy[0], "at": FAR},
+                {**legacy[0], "events": [{**first["events"][0], "data": {"forged": True}}]},
+                {**legacy[0], "to_version": 0}):  # fmt: skip
+        refused(post_import(c, {**doc, "undone": [bad, legacy[1]]}), 422, "illegal_action")
+    assert stored_games(r) == before
+
+    ok = post_import(c, {**doc, "undone": legacy})
+    assert ok.status_code == 201, ok.json
+    gid = ok.json["id"]
+    audit = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert audit["chain_ok"] is True
+    assert audit["undo_chain_ok"] is None and audit["first_bad_undo"] is None
+    assert "first 2 undo records" in audit["undo_chain_unsigned"]
+    assert [u["by"] for u in audit["undone"]] == [first["by"], second["by"]]
+    assert all("hash" not in u for u in audit["undone"])
+    verified = audit["imported"]["verified"]
+    assert "undo_trail" not in verified and {"rules_replay", "hash_chain"} <= set(verified)
+
+    # a later undo on it is signed, chained from the genesis: the verdict stays "unsigned"
+    # for the legacy records and the new one is checked (a change to it shows)
+    tokens = {s["seat"]: s["token"] for s in ok.json["seats"]}
+    seat = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
+    mine = legal(c, gid, tokens[seat])
+    assert act(c, gid, tokens[seat], mine["actions"][0], mine["version"]).status_code == 201
+    undo = c.post(f"/api/v1/games/{gid}/undo", json={}, headers=auth(tokens[seat]))
+    assert undo.status_code == 200, undo.json
+    audit = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert audit["undo_chain_ok"] is None and audit["first_bad_undo"] is None
+    assert "first 2 undo records" in audit["undo_chain_unsigned"]
+    assert "hash" in audit["undone"][2]
+    # its backup line restores with the unsigned records its meta counts, and no other way
+    meta = {k.decode(): v.decode() for k, v in r.hgetall(keys(gid)["meta"]).items()}
+    line = {"format": backup.FORMAT, "id": gid, "meta": meta, "export": exported(c, gid)}
+    assert backup.check(line, now_ms())[4] == line["export"]["undone"]
+    for bad_meta in ({k: v for k, v in meta.items() if k != "unsigned_undos"},
+                     {**meta, "unsigned_undos": "3"},
+                     {**meta, "verified": json.dumps(["undo_trail"])}):  # fmt: skip
+        with pytest.raises(backup.RestoreRefused, match="undo"):
+            backup.check({**line, "meta": bad_meta}, now_ms())
+    record = json.loads(r.lindex(keys(gid)["undone"], 2))
+    r.lset(keys(gid)["undone"], 2, json.dumps({**record, "by": "host"}))
+    tampered = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert tampered["undo_chain_ok"] is False and tampered["first_bad_undo"] == 2
+
+    # a game of this service whose hashes are stripped is not "unsigned": it is broken
+    native = played_with_an_undo(c)
+    [record] = [json.loads(u) for u in r.lrange(keys(native)["undone"], 0, -1)]
+    r.lset(keys(native)["undone"], 0, json.dumps(unsigned(record)))
+    stripped = c.get(f"/api/v1/games/{native}/audit", headers=auth(ADMIN_TOKEN)).json
+    assert stripped["undo_chain_ok"] is False and stripped["first_bad_undo"] == 0
+    assert stripped["undo_chain_unsigned"] is None
 
 
 def test_imports_need_the_admin_token_unless_opened(env, tmp_path) -> None:  # type: ignore[no-untyped-def]

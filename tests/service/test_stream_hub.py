@@ -155,3 +155,54 @@ def test_resync_finds_lost_chat_lines_and_hides_for_the_rooms_each_may_read(
     assert len(got["seat"]) == 2 and all(b'"hidden":true' in f for f in got["seat"])
     assert len(got["spectator"]) == 1 and b"go!" not in got["spectator"][0]
     assert b"our plan" not in b"".join(got["seat"] + got["spectator"])
+
+
+def test_watchers_at_one_position_share_bytes_and_others_get_their_own(redis_url: str) -> None:
+    """``Hub.push`` works out a change once per position (version, caller, ...): watchers
+    behind, or of another caller, must still get exactly what they would get alone."""
+    import socket
+
+    ch = Chronicle(RedisEventStore(redis.Redis.from_url(redis_url)), NoJobs())
+    players = [{"name": "a"}, {"name": "b"}]
+    gid = ch.create(None, "artus", players, {}, "push-seed")["id"]
+    rng = random.Random(5)
+    for _ in range(3):
+        _act(ch, gid, rng)
+    start = _head(ch, gid)
+    for _ in range(2):
+        _act(ch, gid, rng)
+    cur = ch.current(gid)
+    records = ch.store.read(gid, 0, 1000)
+    head = _head(ch, gid)
+    callers = [Caller(SPECTATOR), Caller(SPECTATOR), Caller(SEAT, 0), Caller(SEAT, 1)]
+    behind = [start.version, start.version, start.version, start.version - 1]
+
+    def delivered(watching: list[tuple[Caller, int]]) -> list[bytes]:
+        feed = Feed(gid, start)
+        feed.records = [r for r in records if r.version <= start.version][-50:]
+        pairs = [socket.socketpair() for _ in watching]
+        for (ours, _), (caller, version) in zip(pairs, watching, strict=True):
+            ours.setblocking(False)
+            watch = Watch(feed, cur.game, cur.match.config, caller, version, 0, 0, ("", ()))
+            watch.sock = ours
+            watch.status = (start.status, start.to_act)
+            feed.direct.add(watch)
+        with feed.cond:
+            feed.records = [r for r in records if r.version <= head.version][-50:]
+            feed.head = head
+            feed.changed()
+        Hub(ch.store, None).push(feed)
+        out = []
+        for ours, theirs in pairs:
+            theirs.setblocking(False)
+            out.append(theirs.recv(1 << 20))
+            ours.close()
+            theirs.close()
+        return out
+
+    together = delivered(list(zip(callers, behind, strict=True)))
+    alone = [delivered([(c, v)])[0] for c, v in zip(callers, behind, strict=True)]
+    assert together == alone
+    assert together[0] == together[1]  # one position: one rendering
+    assert together[3] != together[2]  # a watcher one version behind: one more event
+    assert f"id: {head.version}\n".encode() in together[3]
