@@ -6,6 +6,11 @@ stored and break every reader.  NUL is refused too (C libraries, logs and termin
 it).  The check is one place for every resource: a ``before_request`` hook that walks the JSON
 body (parsed once and cached for the handler; nesting is already bounded by
 ``limits.MAX_JSON_DEPTH``), the query string, the path and the headers the service reads.
+
+The walk is needed only when the body could hold one: a NUL reaches a JSON string only as
+``\\u0000`` (a raw one is a control character, which the parser refuses), and a surrogate as
+``\\u....`` or as its raw UTF-8 form (``json.loads`` decodes bytes with ``surrogatepass``),
+which starts with byte 0xED.  A body with neither ``\\u`` nor 0xED is not walked at all.
 """
 
 from __future__ import annotations
@@ -16,7 +21,11 @@ from flask import Flask, request
 
 from domain.errors import BadAction
 
-READ_HEADERS = ("Authorization", "Idempotency-Key", "If-Match")
+READ_HEADERS = (  # (name, its WSGI key)
+    ("Authorization", "HTTP_AUTHORIZATION"),
+    ("Idempotency-Key", "HTTP_IDEMPOTENCY_KEY"),
+    ("If-Match", "HTTP_IF_MATCH"),
+)
 
 
 def problem(value: str) -> str | None:
@@ -53,21 +62,25 @@ def first_bad(value: Any, where: str) -> tuple[str, str] | None:
 
 
 def _refuse_bad_text() -> None:
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    environ = req.environ
     found: tuple[str, str] | None = None
-    for name in READ_HEADERS:
-        header = request.headers.get(name)
+    for name, key in READ_HEADERS:
+        header = environ.get(key)
         if header is not None and (why := problem(header)):
             found = (name, why)
-    for name, value in request.args.items(multi=True):
-        why = problem(name) or problem(value)
-        if why:
-            found = found or (name, why)
-    why = problem(request.path)
+    if environ.get("QUERY_STRING"):
+        for name, value in req.args.items(multi=True):
+            why = problem(name) or problem(value)
+            if why:
+                found = found or (name, why)
+    why = problem(req.path)
     if why:
         found = found or ("path", why)
-    if found is None and request.is_json and request.content_length:
-        body = request.get_json(silent=True, cache=True)
-        found = first_bad(body, "")
+    if found is None and req.content_length and req.is_json:
+        raw = req.get_data(cache=True)
+        if b"\\u" in raw or b"\xed" in raw:
+            found = first_bad(req.get_json(silent=True, cache=True), "")
     if found is not None:
         field, why = found
         raise BadAction(f"invalid text in {field}: it {why}", {field: [f"text that {why}"]})

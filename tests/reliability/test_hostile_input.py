@@ -276,6 +276,8 @@ def test_lone_surrogates_and_nul_are_refused_400_at_the_edge(env) -> None:  # ty
         b'{"game": "artus", "players": [{"name": "a"}, {"name": "b"}], "seed": "a\\u0000b"}',
         b'{"game": "artus", "players": [{"name": "a"}, {"name": "b"}], '
         b'"options": {"\\udc00": "x"}}',
+        # the raw UTF-8 form of a surrogate, not escaped: refused too
+        b'{"game": "artus", "players": [{"name": "\xed\xa0\x80"}, {"name": "b"}]}',
     ]
     for raw in creations:
         refused(post_raw(c, "/api/v1/games", raw), 400, "bad_request")
