@@ -38,11 +38,12 @@ limited and holds no game id, token or state.
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import logging
 import os
 import re
+import secrets
 import time
-import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -116,10 +117,31 @@ def client_address() -> str:
     return address
 
 
+class _Ids:
+    """Request ids made here: a random prefix per process and a counter, 32 hex digits like a
+    UUID's.  An id must be unique, not secret (it is in the response and the logs), so it
+    does not need a UUID object and the system's random source on every request; a forked
+    process (gunicorn's API processes) draws its own prefix."""
+
+    def __init__(self) -> None:
+        self.reset()
+        os.register_at_fork(after_in_child=self.reset)
+
+    def reset(self) -> None:
+        self.prefix = secrets.token_hex(10)
+        self.count = itertools.count()
+
+    def next(self) -> str:
+        return f"{self.prefix}{next(self.count):012x}"
+
+
+_ids = _Ids()
+
+
 def _start() -> None:
     g.started = time.perf_counter()
-    given = request.headers.get(REQUEST_ID, "")
-    g.request_id = given if _SANE_ID.fullmatch(given) else uuid.uuid4().hex
+    given = request.environ.get("HTTP_X_REQUEST_ID", "")
+    g.request_id = given if _SANE_ID.fullmatch(given) else _ids.next()
 
 
 def _require_json() -> None:
