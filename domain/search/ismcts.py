@@ -104,6 +104,9 @@ class Adapter:
     each seat gains from the root (in the same world) over the best other seat's gain, smoothly
     (``gains``), instead of rank and margin: for a game whose horizon is so near that the rank
     there is nearly always the rank at the root and margins far exceed ``scale``.
+    ``play(state, seat, action, rng)``, if given, is the state after ``decide`` then ``evolve``
+    of its events, for a game whose ``decide`` already evolves them (it then need not be done
+    twice); it must draw from ``rng`` exactly as ``decide`` does.
     """
 
     rules: Rules
@@ -114,6 +117,7 @@ class Adapter:
     public_key: Callable[[Any], Hashable] | None = None
     horizon: Callable[[Any, Any], bool] | None = None
     relative: bool = False
+    play: Callable[[Any, int, Mapping[str, Any], Any], Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -211,6 +215,13 @@ def search(
     spelled: dict[Any, list[Any]] = {}
     public_key, horizon = adapter.public_key, adapter.horizon
 
+    def decided(state: Any, seat: int, a: Mapping[str, Any], r: FastRng) -> Any:
+        for e in rules.decide(state, seat, a, r):
+            state = rules.evolve(state, e)
+        return state
+
+    play = adapter.play or decided
+
     def legal_of(state: Any, seat: int) -> list[dict[str, Any]]:
         if public_key is None:
             return rules.legal_actions(state, seat)
@@ -240,10 +251,7 @@ def search(
     prior = []
     for i, a in enumerate(acts):
         try:
-            after = first
-            for e in rules.decide(first, me, a, FastRng(worlds[0][1] + 1)):
-                after = rules.evolve(after, e)
-            scores = evaluate(after)
+            scores = evaluate(play(first, me, a, FastRng(worlds[0][1] + 1)))
             best_other = max(x for s, x in enumerate(scores) if s != me)
             prior.append((best_other - scores[me], i))
         except Exception:  # ranked last; the search still tries it in turn
@@ -288,8 +296,7 @@ def search(
                     expanded = True
                 assert best is not None and best_act is not None
                 depth += 1
-                for e in rules.decide(state, seat, best_act, FastRng(chance_seed + depth)):
-                    state = rules.evolve(state, e)
+                state = play(state, seat, best_act, FastRng(chance_seed + depth))
                 steps += 1
                 path.append((best, seat))
                 node = best
@@ -303,8 +310,7 @@ def search(
                     break
                 s = min(rules.to_act(state))
                 a = frng.choice(legal_of(state, s))
-                for e in rules.decide(state, s, a, frng):
-                    state = rules.evolve(state, e)
+                state = play(state, s, a, frng)
                 steps += 1
         except Exception:
             # (a bot must still move; tests require ``failures == 0`` on every game)

@@ -20,6 +20,7 @@ ADAPTER = Adapter(
     sample=sampler.sample,
     evaluate=evaluate,
     scale=15.0,
+    play=rules.play,
 )
 BUDGETS = {
     "easy": Budget(iterations=80, depth=8),

@@ -209,9 +209,22 @@ def advance(state: State, rng: Rng) -> tuple[State, list[Event]]:
     return state, events
 
 
-def decide(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
-    """The engine checked that ``seat`` is to act and the action's shape."""
+def _played(
+    state: State, seat: int, action: Mapping[str, Any], rng: Rng
+) -> tuple[State, list[Event]]:
     events = _checked(state, seat, dict(action), rng)
     for e in events:
         state = evolve(state, e)
-    return events + advance(state, rng)[1]
+    state, auto = advance(state, rng)
+    return state, events + auto
+
+
+def decide(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
+    """The engine checked that ``seat`` is to act and the action's shape."""
+    return _played(state, seat, action, rng)[1]
+
+
+def play(state: State, seat: int, action: Mapping[str, Any], rng: Rng) -> State:
+    """The state after ``decide`` and ``evolve`` of its events (which ``decide`` has already
+    evolved: the search need not do it again)."""
+    return _played(state, seat, action, rng)[0]
