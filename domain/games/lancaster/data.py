@@ -63,16 +63,32 @@ START_COURT: tuple[int, ...] = tuple(START["court"])
 ALLY_COURT: tuple[int, ...] = (2,)  # LA-4: the ally starts with its strength-2 knight at court
 
 
-def knights_of(colour: str) -> tuple[str, ...]:
+def _knights(colour: str) -> tuple[str, ...]:
     return tuple(f"{colour}-{s}" for s in KNIGHT_SUFFIXES)
 
 
+# The search asks these millions of times per move: the answers for every real knight are
+# looked up; anything else (an id from a player's action) is still parsed, with the same
+# errors as before.
+_KNIGHTS: dict[str, tuple[str, ...]] = {c: _knights(c) for c in COLOURS}
+_COLOUR: dict[str, str] = {k: c for c, ks in _KNIGHTS.items() for k in ks}
+_STRENGTH: dict[str, int] = {k: int(k[k.index("-") + 1]) for k in _COLOUR}
+COLOUR_INDEX: dict[str, int] = {c: i for i, c in enumerate(COLOURS)}
+
+
+def knights_of(colour: str) -> tuple[str, ...]:
+    hit = _KNIGHTS.get(colour)
+    return _knights(colour) if hit is None else hit
+
+
 def strength(knight: str) -> int:
-    return int(knight[knight.index("-") + 1])
+    hit = _STRENGTH.get(knight)
+    return int(knight[knight.index("-") + 1]) if hit is None else hit
 
 
 def colour_of(knight: str) -> str:
-    return knight[: knight.index("-")]
+    hit = _COLOUR.get(knight)
+    return knight[: knight.index("-")] if hit is None else hit
 
 
 def start_court(colour: str, ally: bool) -> tuple[str, ...]:

@@ -10,8 +10,7 @@ from domain.search.ismcts import Adapter, Budget, bots
 
 
 def evaluate(state: State) -> list[float]:
-    rows = scoring.details(state)
-    return [float(rows[str(s)]["total"]) for s in range(state.n)]
+    return [float(t) for t in scoring.totals(state)]
 
 
 ADAPTER = Adapter(

@@ -47,6 +47,8 @@ from domain.games.lancaster.state import (
     upgrade_target,
 )
 
+_MINIMUMS: tuple[tuple[str, int], ...] = tuple((L, COUNTIES[L]["min"]) for L in LETTERS)
+
 # --- whose turn -------------------------------------------------------------------------------
 
 
@@ -59,7 +61,32 @@ def _county_total(occ: Occupant) -> int:
 
 
 def can_place(state: State, seat: int) -> bool:
-    return next(_placements(state, seat), None) is not None
+    """Whether ``_placements`` lists anything, without building the actions (every turn asks
+    this of the seats that follow)."""
+    top = state.players[seat].squires
+    for colour in sides(state, seat):
+        court = [k for k in state.court if colour_of(k) == colour]
+        if not court:
+            continue
+        if castle_free(state, colour) or any(
+            space_of(c, colour) is not None or len(c.spaces) < CONFLICT_SPACES
+            for _, c in conflicts(state)
+        ):
+            return True
+        squires = 0 if is_ally(state, colour) else top
+        for k in court:
+            s = strength(k)
+            for letter, minimum in _MINIMUMS:
+                if s < minimum:
+                    continue
+                occ = state.counties.get(letter)
+                if occ is None:
+                    return True
+                if seat_of(state, colour_of(occ.knight)) != seat and (
+                    _county_total(occ) + 1 - s <= squires
+                ):
+                    return True
+    return False
 
 
 def start_placement(state: State) -> State:
@@ -97,8 +124,8 @@ def _placements(state: State, seat: int) -> Iterator[dict[str, Any]]:
         ]
         for k in court:
             s = strength(k)
-            for letter in LETTERS:
-                if s < COUNTIES[letter]["min"]:
+            for letter, minimum in _MINIMUMS:
+                if s < minimum:
                     continue
                 need = 0
                 occ = state.counties.get(letter)

@@ -45,15 +45,29 @@ def noble_points(count: int) -> int:
     return NOBLE_POINTS[min(count, max(NOBLE_POINTS))]
 
 
-def details(state: State) -> dict[str, dict[str, int]]:
+def _awarded(state: State) -> tuple[list[int], dict[int, int], dict[int, int]]:
+    """Knight strength per seat, then the strength and extension awards per seat."""
     seats = range(state.n)
     players = state.players
-    ks = {s: knight_strength(state, s) for s in seats}
+    ks = [knight_strength(state, s) for s in seats]
     by_strength = awards({s: (ks[s], players[s].squires) for s in seats}, STRENGTH_AWARDS)
     by_ext = awards({s: (len(players[s].built), players[s].gold) for s in seats}, EXTENSION_AWARDS)
+    return ks, by_strength, by_ext
+
+
+def totals(state: State) -> list[int]:
+    """Each seat's ``total`` of ``details``, without the rows (the search's evaluation)."""
+    _, by_strength, by_ext = _awarded(state)
+    return [
+        p.power + by_strength.get(s, 0) + by_ext.get(s, 0) + noble_points(len(p.nobles))
+        for s, p in enumerate(state.players)
+    ]
+
+
+def details(state: State) -> dict[str, dict[str, int]]:
+    ks, by_strength, by_ext = _awarded(state)
     out = {}
-    for s in seats:
-        p = players[s]
+    for s, p in enumerate(state.players):
         row = {
             "power_in_play": p.power,
             "knight_strength": ks[s],

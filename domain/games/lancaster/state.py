@@ -14,6 +14,7 @@ from typing import Any
 
 from domain.frozen import replace
 from domain.games.lancaster.data import (
+    COLOUR_INDEX,
     COLOURS,
     SPACE_IDS,
     colour_of,
@@ -99,12 +100,17 @@ def colours_in_play(n: int) -> tuple[str, ...]:
     return COLOURS[:4] if n == 2 else COLOURS[:n]
 
 
+def _index(colour: str) -> int:
+    i = COLOUR_INDEX.get(colour)
+    return COLOURS.index(colour) if i is None else i
+
+
 def seat_of(state: State, colour: str) -> int:
-    return COLOURS.index(colour) % state.n
+    return _index(colour) % state.n
 
 
 def is_ally(state: State, colour: str) -> bool:
-    return COLOURS.index(colour) >= state.n
+    return _index(colour) >= state.n
 
 
 def sides(state: State, seat: int) -> tuple[str, ...]:
@@ -113,9 +119,15 @@ def sides(state: State, seat: int) -> tuple[str, ...]:
     return (p.colour,) if p.ally is None else (p.colour, p.ally)
 
 
+_ORDERS: dict[tuple[int, int], tuple[int, ...]] = {
+    (n, start): tuple((start + i) % n for i in range(n)) for n in range(1, 6) for start in range(n)
+}
+
+
 def order(state: State) -> tuple[int, ...]:
     """Player order, clockwise from the start player."""
-    return tuple((state.start + i) % state.n for i in range(state.n))
+    hit = _ORDERS.get((state.n, state.start))
+    return tuple((state.start + i) % state.n for i in range(state.n)) if hit is None else hit
 
 
 def all_knights(state: State) -> tuple[str, ...]:
