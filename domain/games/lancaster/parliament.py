@@ -37,7 +37,6 @@ from domain.games.lancaster.state import (
     counties_held,
     deployed,
     order,
-    set_player,
     upgradable,
     upgrade_target,
     weakest_reserve,
@@ -106,16 +105,22 @@ def evolve_vote(state: State, e: Event) -> State:
 
 def evolve_reveal(state: State, e: Event) -> State:
     d = e.data
-    for s, v in d["votes"].items():
-        state = set_player(state, int(s), markers=state.players[int(s)].markers - v["markers"])
+    debate = state.debate[1:]
+    if not debate:  # the last law: every marker is spent (LA-2.6)
+        players = tuple(replace(p, markers=0) for p in state.players)
+    else:
+        changed = list(state.players)
+        for s, v in d["votes"].items():
+            p = changed[int(s)]
+            changed[int(s)] = replace(p, markers=p.markers - v["markers"])
+        players = tuple(changed)
     current = state.current
     if d["approved"]:
         current = (*current[1:], d["law"])  # the leftmost is pushed out, the new law enters right
-    state = replace(state, votes={}, debate=state.debate[1:], current=current)
-    if state.debate:
+    state = replace(state, players=players, votes={}, debate=debate, current=current)
+    if debate:
         return state
-    players = tuple(replace(p, markers=0) for p in state.players)  # LA-2.6
-    return replace(state, players=players, phase=LAWS_PHASE, law_pos=0, law_queue=None)
+    return replace(state, phase=LAWS_PHASE, law_pos=0, law_queue=None)
 
 
 # --- laws taking effect -----------------------------------------------------------------------
@@ -130,33 +135,34 @@ def _most(state: State, seat: int, attr: str) -> bool:
 def _auto_gains(state: State, seat: int, law: str, rng: Rng) -> dict[str, Any]:
     p = state.players[seat]
     c = p.colour
-    mine = deployed(state, c)
-    conf, counties = conflicts_joined(state, c), counties_held(state, c)
+    # each count is taken only by the laws that need it (every search playout opens laws)
     if law == "L2":
         rec = weakest_reserve(state, c, 1, exact=1) if _most(state, seat, "squires") else []
         return {"recruit": rec} if rec else {}
     if law == "L3":
-        return {"power": 3 * (counties // 2)}
+        return {"power": 3 * (counties_held(state, c) // 2)}
     if law == "L6":
-        built = draw_extensions(state, seat, conf // 2, rng)
+        built = draw_extensions(state, seat, conflicts_joined(state, c) // 2, rng)
         return {"build": built} if built else {}
     if law == "L7":
-        return {"squires": sum(1 for k in mine if strength(k) == 2)}
+        return {"squires": sum(1 for k in deployed(state, c) if strength(k) == 2)}
     if law == "L8":
-        return {"squires": conf // 2, "markers": conf // 2, "gold": conf // 2}
+        half = conflicts_joined(state, c) // 2
+        return {"squires": half, "markers": half, "gold": half}
     if law == "L11":
         return {"power": 5 * (len(p.built) // 3)}
     if law == "L12":
-        return {"power": 3 * conf}
+        return {"power": 3 * conflicts_joined(state, c)}
     if law == "L13":
-        return {"power": 8 * (counties // 3)}
+        return {"power": 8 * (counties_held(state, c) // 3)}
     if law == "L14":
-        return {"power": 5 if sum(1 for k in mine if strength(k) == 1) == 3 else 0}
+        ones = sum(1 for k in deployed(state, c) if strength(k) == 1)
+        return {"power": 5 if ones == 3 else 0}
     if law == "L15":
         rec = weakest_reserve(state, c, len(p.nobles) // 3)
         return {"recruit": rec} if rec else {}
     if law == "L17":
-        return {"power": 4 if f"{c}-4" in mine else 0}
+        return {"power": 4 if f"{c}-4" in deployed(state, c) else 0}
     if law == "L18":
         return {"power": len(p.nobles)}
     raise AssertionError(law)

@@ -221,7 +221,9 @@ def upgradable(state: State, colour: str, only_deployed: bool = False) -> list[s
     pool = deployed(state, colour)
     if not only_deployed:
         pool += [k for k in state.court if colour_of(k) == colour]
-    return sorted(k for k in pool if upgrade_target(state, k) is not None)
+    # ``upgrade_target(k) is not None``: a reserve knight of k's colour one stronger
+    spare = {strength(k) for k in knights_of(colour) if k in state.reserve}
+    return sorted(k for k in pool if strength(k) + 1 in spare)
 
 
 def weakest_reserve(
@@ -292,9 +294,9 @@ def apply_gains(state: State, seat: int, gains: Mapping[str, Any]) -> State:
             stock = {**stock, letter: stock[letter] - 1}
             if key == "noble":
                 nobles = tuple(sorted((*nobles, letter)))
-    state = set_player(
-        replace(state, noble_stock=stock),
-        seat,
+    players = list(state.players)
+    players[seat] = replace(
+        p,
         gold=p.gold + gains.get("gold", 0),
         squires=p.squires + gains.get("squires", 0),
         markers=p.markers + gains.get("markers", 0),
@@ -302,6 +304,7 @@ def apply_gains(state: State, seat: int, gains: Mapping[str, Any]) -> State:
         nobles=nobles,
         built=p.built | frozenset(gains.get("build", ())),
     )
+    state = replace(state, players=tuple(players), noble_stock=stock)
     if "upgrade" in gains:
         old, new = gains["upgrade"]
         state = swap_knight(state, old, new)
