@@ -61,7 +61,7 @@ def run(game_id: str, n: int, count: int, every: int, level: str) -> dict[str, A
     chosen: list[dict[str, Any]] = []
     stats = Stats()
     for view, actions, seed, at in cases:
-        rng = Rng.at(seed, at, f"bot:{view['you']}")
+        rng = Rng.at(seed, at, f"bot:{bot.adapter.seat(view)}")
         c = time.process_time()
         chosen.append(search(bot.adapter, view, actions, rng, bot.budget, None, stats))
         cpu.append((time.process_time() - c) * 1000)
