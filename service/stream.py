@@ -2,13 +2,16 @@
 
 A change travels once from Redis to a process, whatever the number of its watchers:
 
-    append.lua, truncate.lua: PUBLISH chronicle:changes "append <id> <from> <to>" / "undo <id> <to>"
+    append.lua, truncate.lua: PUBLISH chronicle:changes "append <id> <from> <to>\n<records>" /
+                              "undo <id> <to>"
       -> the Hub of each API process (one subscription: one connection, one greenlet/thread)
-      -> the Feed of that game, if this process has watchers of it: the new records and the
-         meta are read once, in one round trip, for every watcher of the game together
-      -> every watcher of the game wakes (a condition), takes from the feed what is new since
-         its own version, redacts it for its caller and writes it; watchers that see the same
-         (a thousand spectators) share one rendering of each batch.
+      -> the Feed of that game, if this process has watchers of it: an append's notice carries
+         its packed events and the meta's status, to act and result after it, so the feed
+         takes them without a read (an undo, or a notice without them, is read back in one
+         round trip), once for every watcher of the game together
+      -> the hub writes the change to every watcher of the game that waits on its socket
+         (``push``); watchers at the same position (a thousand spectators) share one working
+         out and one rendering of the change; a long-poll's waiter wakes (a condition).
 
 Watchers (SSE streams, long-polls) hold no Redis connection while they wait: only the hub's
 subscription does.  On a Redis Cluster a ``PUBLISH`` is broadcast to every node, so the one
@@ -50,7 +53,7 @@ from domain import engine
 from domain.engine import Config, Game
 from projections.records import Recorded
 from projections.views import Caller, events_for
-from service.redis_store import decode_entry, keys
+from service.redis_store import FIELD, decode_entry, keys
 from service.store import EventStore
 
 log = logging.getLogger(__name__)
@@ -273,20 +276,24 @@ class Hub:
             backoff = min(backoff * 2, 5.0)
 
     def dispatch(self, data: bytes | str) -> None:
-        """One notice: ``<kind> <game id> <args...>``."""
+        """One notice: ``<kind> <game id> <args...>``, an append's with its records after a
+        newline (``append.lua``)."""
         self.notices += 1
-        text = data.decode() if isinstance(data, bytes) else data
-        kind, _, rest = text.partition(" ")
+        raw = data.encode() if isinstance(data, str) else data
+        line, _, payload = raw.partition(b"\n")
+        kind, _, rest = line.decode().partition(" ")
         game_id, _, args = rest.partition(" ")
         feed = self.feeds.get(game_id)
         if feed is None:
             return
         if kind == "append":
-            first = int(args.split()[0])
-            if first == feed.version + 1:
-                self._catch_up(feed)
-            else:  # the notice does not follow what the feed holds: compare the heads
+            first, _, last = args.partition(" ")
+            if int(first) != feed.version + 1:  # it does not follow the feed: compare heads
                 self._check(feed)
+            elif (heard := _appended(payload, int(first), int(last or first))) is not None:
+                self._take(feed, *heard)
+            else:  # a notice without its records (an older writer): read them
+                self._catch_up(feed)
         elif kind == "undo":
             self._cut(feed, int(args.split()[0]))
             self._catch_up(feed)
@@ -316,13 +323,13 @@ class Hub:
         if version is None:
             return
         new = [decode_entry(i, f) for i, f in entries]
-        loaded = Head(
-            int(version),
-            _s(head),
-            _s(status),
-            tuple(json.loads(to_act or b"[]")),
-            json.loads(result) if result else None,
-        )
+        loaded = _head(int(version), _s(head), status, to_act, result)
+        self._take(feed, new, loaded)
+        if new and new[-1].version < loaded.version:  # more than a buffer behind
+            self._catch_up(feed)
+
+    def _take(self, feed: Feed, new: list[Recorded], loaded: Head) -> None:
+        """Records after the feed's version and the meta's head with them, into the feed."""
         with feed.cond:
             if new and new[0].version == feed.version + 1:
                 feed.records = (feed.records + new)[-BUFFER:]
@@ -334,8 +341,6 @@ class Hub:
                 hash_ = last.hash if last else loaded.hash
                 feed.head = Head(version, hash_, loaded.status, loaded.to_act, loaded.result)
                 feed.changed()
-        if new and new[-1].version < loaded.version:  # more than a buffer behind
-            self._catch_up(feed)
 
     def _check(self, feed: Feed, version: int | None = None, head: str | None = None) -> None:
         """Bring a feed whose head may be stale back to the log (cut, then catch up)."""
@@ -591,6 +596,38 @@ class Hub:
 
 
 _FROM_STORE = object()
+
+
+def _head(version: int, hash_: str, status: Any, to_act: Any, result: Any) -> Head:
+    """A head from the meta's fields as Redis holds them (bytes; None or empty for none)."""
+    return Head(
+        version,
+        hash_,
+        _s(status),
+        tuple(json.loads(to_act or b"[]")),
+        json.loads(result) if result else None,
+    )
+
+
+def _appended(payload: bytes, first: int, last: int) -> tuple[list[Recorded], Head] | None:
+    """An append notice's records and the head after it (``append.lua``: netstrings of the
+    packed events, then the meta's status, to_act and result); None if it has none."""
+    parts: list[bytes] = []
+    i = 0
+    try:
+        while i < len(payload):
+            colon = payload.index(b":", i)
+            end = colon + 1 + int(payload[i:colon])
+            parts.append(payload[colon + 1 : end])
+            i = end
+    except ValueError:
+        return None
+    count = last - first + 1
+    if count < 1 or i != len(payload) or len(parts) != count + 3:
+        return None
+    new = [decode_entry(f"{first + k}-0", [FIELD, e]) for k, e in enumerate(parts[:count])]
+    status, to_act, result = parts[count:]
+    return new, _head(last, new[-1].hash, status, to_act, result)
 
 
 def chunk(data: bytes) -> bytes:

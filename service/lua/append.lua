@@ -7,8 +7,10 @@
 --       then snapshot version ('' for none), snapshot blob,
 --       then the webhook flag the caller read ('' for unchecked, 0, 1): a flag set since then
 --       is a conflict (the caller decided on a cached meta, and must read it again).
--- Announces the append on the channel chronicle:changes ("append <game id> <first> <last>",
--- see service/stream.py), in the same atomic call.
+-- Announces the append on the channel chronicle:changes, in the same atomic call:
+-- "append <game id> <first> <last>\n" then, as netstrings ("<length>:<bytes>"), each packed
+-- event and the meta's status, to_act and result after the write ('' for none), so that a
+-- process's stream hub has the change without reading it back (see service/stream.py).
 -- Returns {1, new_version} or {0, current_version}.
 local now = redis.call('HMGET', KEYS[2], 'version', 'head', 'hooks')
 local version = tonumber(now[1] or '0')
@@ -33,5 +35,14 @@ if ARGV[i] ~= '' then redis.call('SET', KEYS[3], ARGV[i], 'EX', tonumber(ARGV[i 
 i = i + 2
 if ARGV[i] ~= '' then redis.call('HSET', KEYS[4], 'v', ARGV[i], 'blob', ARGV[i + 1]) end
 local game = string.sub(KEYS[1], 4, -6)  -- "{g:<id>}:log"
-redis.call('PUBLISH', 'chronicle:changes', 'append ' .. game .. ' ' .. (version + 1) .. ' ' .. (version + n))
+local notice = {'append ', game, ' ', version + 1, ' ', version + n, '\n'}
+for k = 1, n do
+  local e = ARGV[3 + k]
+  notice[#notice + 1] = #e .. ':' .. e
+end
+for _, v in ipairs(redis.call('HMGET', KEYS[2], 'status', 'to_act', 'result')) do
+  v = v or ''
+  notice[#notice + 1] = #v .. ':' .. v
+end
+redis.call('PUBLISH', 'chronicle:changes', table.concat(notice))
 return {1, version + n}

@@ -72,20 +72,32 @@ def test_every_write_is_announced_in_order(redis_url: str) -> None:
     created = ch.current(gid).match.version
     rng = random.Random(4)
     v1 = _act(ch, gid, rng)
+    appended = ch.store.read(gid, created, 10)
     ch.undo(gid, Caller(HOST), created)
     got = []
     for _ in range(50):
         msg = pubsub.get_message(timeout=1)
         if msg and msg["data"].split()[1].decode() == gid:
-            got.append(msg["data"].decode())
+            got.append(msg["data"])
         if len(got) == 3:
             break
-    assert got == [
+    assert [m.partition(b"\n")[0].decode() for m in got] == [
         f"append {gid} 1 {created}",
         f"append {gid} {created + 1} {v1}",
         f"undo {gid} {created}",
     ]
     pubsub.close()
+    # an append's notice carries its records and the head after it: a hub that hears it
+    # has the change without reading the store (this one has no Redis to read)
+    hub = Hub(ch.store, None)
+    feed = hub.feeds[gid] = Feed(
+        gid, Head(created, ch.store.read(gid, 0, created)[-1].hash, "", ())
+    )
+    hub.dispatch(got[1])
+    assert [r.version for r in feed.records] == [created + 1] == [v1]
+    assert feed.records == appended
+    assert feed.head.version == v1 and feed.head.status == "active"
+    assert feed.head.to_act and feed.seq == 1
 
 
 class Chat:
