@@ -498,7 +498,11 @@ def test_no_bot_choice_depends_on_what_its_seat_cannot_see(
         """The worker's own decision (``bots.decide``) with bot ``name`` in ``seat``."""
         players = list(match.config.players)
         players[seat] = Player(players[seat].name, name)
-        asked = replace(match, state=state, config=replace(match.config, players=tuple(players)))
+        # without its table, the match's bots are the configuration's (a table's seats
+        # would name the bots they were created with: ``random`` here)
+        config = replace(match.config, players=tuple(players))
+        asked = replace(match, state=state, config=config, table=None)
+        assert asked.bot(seat) == name
         return bots.decide(g, asked, seat, rng, stop=deadline(600.0))
 
     g = GAMES[game]
