@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import threading
 import time
 from collections import OrderedDict
@@ -78,6 +79,15 @@ def sse(kind: str, ident: int | None, data: Any) -> bytes:
 
 
 HEARTBEAT = b": heartbeat\n\n"
+JITTER = 0.25  # a heartbeat comes after (1 - JITTER .. 1) x the interval without a frame
+
+
+def beat(interval: float) -> float:
+    """The wait before a watcher's next heartbeat.  Watchers that connected together (a
+    reconnect wave after a restart) would otherwise beat together every interval, for as long
+    as they stay: a burst of thousands of writes that the moves of that moment wait behind.
+    A random share off each wait spreads them out within a few intervals."""
+    return interval * (1.0 - JITTER * random.random())
 
 
 @dataclass(frozen=True)
@@ -462,7 +472,7 @@ class Hub:
                 if feed.seq != watch.seq or watch.pending or watch.todo:
                     continue
                 watch.wake.clear()
-                if not watch.wake.wait(min(heartbeat, left)) and not watch.busy:
+                if not watch.wake.wait(min(beat(heartbeat), left)) and not watch.busy:
                     watch.busy = True
                     sock.sendall(chunk(HEARTBEAT))
                     watch.busy = False
@@ -518,7 +528,7 @@ class Hub:
             while (left := deadline - time.monotonic()) > 0:
                 with feed.cond:
                     if feed.seq == watch.seq:
-                        feed.cond.wait(min(heartbeat, left))
+                        feed.cond.wait(min(beat(heartbeat), left))
                     frames = None if feed.seq == watch.seq else self._changes(watch)
                 if frames is None:
                     yield HEARTBEAT
