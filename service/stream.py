@@ -40,6 +40,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import socket
 import threading
 import time
 from collections import OrderedDict
@@ -450,6 +451,7 @@ class Hub:
         will end the body when the stream's generator returns)."""
         feed, sock = watch.feed, watch.sock
         watch.wake = threading.Event()
+        hangup = _on_hangup(watch)
         with feed.cond:
             feed.direct.add(watch)
         try:
@@ -479,6 +481,8 @@ class Hub:
         except OSError:
             watch.dead = True
         finally:
+            hangup.stop()
+            hangup.close()
             with feed.cond:
                 feed.direct.discard(watch)
 
@@ -606,6 +610,33 @@ class Hub:
 
 
 _FROM_STORE = object()
+
+
+def _on_hangup(watch: Watch) -> Any:
+    """A watcher of the socket that ends ``watch`` when its client hangs up.  The stream only
+    writes, so a closed connection would otherwise go unnoticed until the next heartbeat
+    fails, up to an interval later: its greenlet, its buffers and its place under the caps on
+    waits (a reload would count twice) are given back at once instead.  Bytes the client
+    sends (it should send none) are left unread, and the watch stops looking."""
+    from gevent import get_hub
+
+    io = get_hub().loop.io(watch.raw.fileno(), 1)  # 1: readable
+
+    def readable() -> None:
+        try:
+            gone = watch.raw.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            return
+        except OSError:
+            gone = True
+        io.stop()
+        if gone:
+            watch.dead = True
+            assert watch.wake is not None
+            watch.wake.set()
+
+    io.start(readable)
+    return io
 
 
 def _head(version: int, hash_: str, status: Any, to_act: Any, result: Any) -> Head:

@@ -155,6 +155,39 @@ def test_concurrent_waits_beyond_the_cap_are_refused_429(tmp_path: Path) -> None
         assert requests.get(url.replace("wait=6", "wait=0.2"), timeout=5).status_code == 200
 
 
+def test_a_stream_whose_client_hung_up_gives_its_place_back_at_once(tmp_path: Path) -> None:
+    """A stream only writes, so a client that closed its connection went unnoticed until the
+    next heartbeat (15 s): meanwhile it held its greenlet and its place under the caps, and a
+    page reloaded twice was refused 429.  The hub now watches each socket for the hang-up."""
+    with served(tmp_path, CHRONICLE_WAITS_PER_TOKEN="1") as s:
+        api = Client(s.base)
+        game = _artus(api)
+        gid, token, version = game["id"], game["seats"][0]["token"], game["version"]
+        host, port = s.base.removeprefix("http://").split(":")
+        request = (
+            f"GET /api/v1/games/{gid}/stream HTTP/1.1\r\nHost: x\r\n"
+            f"Authorization: Bearer {token}\r\n\r\n"
+        ).encode()
+        for _ in range(3):  # a page loaded and reloaded
+            sock = socket.create_connection((host, int(port)), timeout=5)
+            sock.sendall(request)
+            head = sock.recv(65536)
+            assert head.startswith(b"HTTP/1.1 200"), head[:200]
+            started = time.monotonic()
+            sock.close()
+            while True:  # the place is free well before a heartbeat would have found out
+                again = requests.get(
+                    f"{s.base}/api/v1/games/{gid}/events?after={version}&wait=0.1",
+                    headers={"Authorization": f"Bearer {token}"},
+                    timeout=5,
+                )
+                if again.status_code == 200:
+                    break
+                assert again.status_code == 429, again.text
+                assert time.monotonic() - started < 5, "the hung-up stream still holds its place"
+                time.sleep(0.05)
+
+
 def test_the_caps_on_waits_hold_across_api_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
