@@ -15,6 +15,7 @@ The number of cases run is printed as a ``FIGURE`` line (``-s``).
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import tempfile
@@ -29,6 +30,7 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import FlakyStrategyDefinition
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -136,6 +138,11 @@ def test_every_operation_answers_by_its_schema(case: schemathesis.Case) -> None:
     STATUSES[response.status_code] = STATUSES.get(response.status_code, 0) + 1
 
 
+def reached() -> set[str]:
+    """The operations on a game the stateful workflow created that answered 200."""
+    return {k.split(" ")[1] for k in FOLLOWED if "{game_id}" in k and k.endswith(" 200")}
+
+
 def test_stateful_links() -> None:
     machine = schema.as_state_machine()
 
@@ -149,23 +156,34 @@ def test_stateful_links() -> None:
             FOLLOWED[key] = FOLLOWED.get(key, 0) + 1
             case.validate_response(response, checks=CHECKS)
 
-    Workflow.run(
-        settings=settings(
-            max_examples=80,
-            stateful_step_count=8,
-            deadline=None,
-            suppress_health_check=list(HealthCheck),
-            derandomize=True,
-            # generation only: the server's state is shared by every example, so a step
-            # replayed to shrink (or to explore a known prefix again) may get another answer
-            # and hypothesis stops with "inconsistent data generation"; a failing check
-            # still fails the test, reported unshrunk
-            phases=[Phase.generate],
-        )
-    )
+    def covered() -> bool:
+        return COUNT["stateful"] >= 100 and len(reached()) >= 4
+
+    for _ in range(3):
+        # Hypothesis remembers the prefixes it generated, and stops with "inconsistent data
+        # generation" when the server (whose games, tokens and clocks every example shares)
+        # answers a known prefix otherwise, so that a bundle or a link differs.  That is not
+        # a finding about the API: that run ends there, and another run goes on from the
+        # server's state then, until enough is covered.  A failed check is another
+        # exception, and fails the test.
+        with contextlib.suppress(FlakyStrategyDefinition):
+            Workflow.run(
+                settings=settings(
+                    max_examples=80,
+                    stateful_step_count=8,
+                    deadline=None,
+                    suppress_health_check=list(HealthCheck),
+                    derandomize=True,
+                    # generation only: a step replayed to shrink may get another answer; a
+                    # failing check still fails the test, reported unshrunk
+                    phases=[Phase.generate],
+                )
+            )
+        if covered():
+            break
+    assert covered(), (COUNT, FOLLOWED)
     # the links were followed: operations on a game the workflow created answered 2xx
-    reached = {k.split(" ")[1] for k in FOLLOWED if "{game_id}" in k and k.endswith(" 200")}
-    assert len(reached) >= 4, str(FOLLOWED)
+    assert len(reached()) >= 4, str(FOLLOWED)
     print(
         f"\nFIGURE schemathesis: {COUNT['stateless']} stateless cases (statuses "
         f"{dict(sorted(STATUSES.items()))}) + {COUNT['stateful']} stateful calls "
