@@ -301,23 +301,11 @@ def play(base: str, actions: int) -> tuple[list[float], list[float]]:
 def settle(serve: Serve, seconds: float = 20.0) -> None:
     """Wait until the serve's processes are idle (under 5% of a core over 0.5 s): a figure
     taken while it still works off connections that just came or went measures that work."""
-    tick = os.sysconf("SC_CLK_TCK")
-
-    def cpu() -> float:
-        total = 0
-        for pid in serve.pids():
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-            except OSError:
-                continue
-            total += sum(int(x) for x in stat[stat.rindex(")") + 2 :].split()[11:13])
-        return total / tick
-
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
-        before = cpu()
+        before = sum(serve.cpu().values())
         time.sleep(0.5)
-        if cpu() - before < 0.025:
+        if sum(serve.cpu().values()) - before < 0.025:
             return
 
 

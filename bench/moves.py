@@ -56,7 +56,6 @@ LIMITS_ON = {  # counted on every request, never refusing one (one client addres
 LIMITS_OFF = {"CHRONICLE_RATE_LIMIT": "off", "CHRONICLE_RATE_LIMIT_ADDRESS": "off"}
 # the games are created before the clock, hundreds from one address: no quota on creation
 LIMITS_ON["CHRONICLE_CREATE_QUOTA"] = LIMITS_OFF["CHRONICLE_CREATE_QUOTA"] = "off"
-TICK = os.sysconf("SC_CLK_TCK")
 HEALTH_EVERY = 0.02  # 50 a second: a small share of the CPU measured
 
 
@@ -96,18 +95,6 @@ class Serve(ChronicleServe):
                 continue
             kind = "redis" if b"redis-server" in cmd else "api" if b"gunicorn" in cmd else "other"
             out[pid] = kind
-        return out
-
-    def cpu(self) -> dict[int, float]:
-        """CPU seconds of each process of the serve (user, system, reaped children)."""
-        out = {}
-        for pid in self.pids():
-            try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
-            except OSError:
-                continue
-            f = stat[stat.rindex(")") + 2 :].split()
-            out[pid] = sum(int(x) for x in f[11:15]) / TICK  # utime stime cutime cstime
         return out
 
     def create(self, script: Script) -> tuple[str, dict[int, str]]:

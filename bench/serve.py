@@ -18,6 +18,8 @@ import requests
 from chronicle_client import Client
 from service.redis_server import free_port
 
+TICK = os.sysconf("SC_CLK_TCK")
+
 
 class ChronicleServe:
     def __init__(
@@ -62,6 +64,18 @@ class ChronicleServe:
         """The serve and every process under it (Redis, gunicorn's, the worker)."""
         assert self.proc is not None
         return [self.proc.pid, *descendants(self.proc.pid)]
+
+    def cpu(self) -> dict[int, float]:
+        """CPU seconds of each process of the serve (user, system, reaped children)."""
+        out = {}
+        for pid in self.pids():
+            try:
+                stat = Path(f"/proc/{pid}/stat").read_text()
+            except OSError:
+                continue
+            f = stat[stat.rindex(")") + 2 :].split()
+            out[pid] = sum(int(x) for x in f[11:15]) / TICK  # utime stime cutime cstime
+        return out
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
