@@ -103,7 +103,10 @@ class Adapter:
     and the playout stop there and ``evaluate`` scores it.  ``relative``: rewards score what
     each seat gains from the root (in the same world) over the best other seat's gain, smoothly
     (``gains``), instead of rank and margin: for a game whose horizon is so near that the rank
-    there is nearly always the rank at the root and margins far exceed ``scale``.
+    there is nearly always the rank at the root and margins far exceed ``scale``; or a
+    function of the view that says which (Lancaster: relative from three players on).
+    ``depth(view, depth)``, if given, is the playout depth for this view instead of the
+    budget's ``depth`` (Lancaster: a third of it from three players on).
     ``play(state, seat, action, rng)``, if given, is the state after ``decide`` then ``evolve``
     of its events, for a game whose ``decide`` already evolves them (it then need not be done
     twice); it must draw from ``rng`` exactly as ``decide`` does.
@@ -116,7 +119,8 @@ class Adapter:
     scale: float
     public_key: Callable[[Any], Hashable] | None = None
     horizon: Callable[[Any, Any], bool] | None = None
-    relative: bool = False
+    relative: bool | Callable[[Mapping[str, Any]], bool] = False
+    depth: Callable[[Mapping[str, Any], int], int] | None = None
     play: Callable[[Any, int, Mapping[str, Any], Any], Any] | None = None
 
 
@@ -257,6 +261,8 @@ def search(
         except Exception:  # ranked last; the search still tries it in turn
             prior.append((math.inf, i))
     order = [i for _, i in sorted(prior)]
+    relative = adapter.relative(view) if callable(adapter.relative) else adapter.relative
+    playout = adapter.depth(view, budget.depth) if adapter.depth else budget.depth
     bases: dict[int, Sequence[float]] = {}  # ``relative``: each world's scores at the root
     for it in range(budget.iterations):
         if stop is not None and it % 8 == 0 and it and stop():
@@ -305,7 +311,7 @@ def search(
                 seat = min(rules.to_act(state))
                 legal = legal_of(state, seat)
                 keys = keys_of(state, seat, legal)
-            for _ in range(budget.depth):
+            for _ in range(playout):
                 if rules.is_over(state) or (horizon and horizon(world, state)):
                     break
                 s = min(rules.to_act(state))
@@ -317,7 +323,7 @@ def search(
             worlds.pop(w)
             failures += 1
             continue
-        if adapter.relative:
+        if relative:
             base = bases.get(id(world))
             if base is None:
                 base = bases[id(world)] = evaluate(world)

@@ -28,6 +28,41 @@ VALUE = {"power": 1.0, "gold": 0.8, "squires": 0.7, "markers": 0.4}
 KNIGHT, UPGRADE, EXTENSION, FAVOUR = 2.5, 2.0, 2.5, 1.8
 
 
+def noble_value(nobles: int, last_round: bool) -> float:
+    """What one more noble tile is worth to a player holding ``nobles``: the points it adds
+    at the end (LA-3) and, before the last round, the vote marker it brings each round."""
+    gain = NOBLE_POINTS[min(nobles + 1, 9)] - NOBLE_POINTS[min(nobles, 9)]
+    return gain + (0 if last_round else 1.5)
+
+
+def reward_value(reward: Mapping[str, int], last_round: bool) -> float:
+    """A reward (a county's, a castle space's) at the exchange rate above."""
+    v = sum(
+        VALUE[k2] * reward.get(k1, 0)
+        for k1, k2 in (
+            ("power", "power"),
+            ("gold", "gold"),
+            ("squires", "squires"),
+            ("vote_markers", "markers"),
+        )
+    )
+    if last_round:
+        v -= VALUE["markers"] * reward.get("vote_markers", 0)
+    v += KNIGHT * reward.get("new_knight", 0) + UPGRADE * reward.get("upgrade", 0)
+    v += EXTENSION * reward.get("extension", 0)
+    return v - VALUE["squires"] * reward.get("pay_squires", 0)
+
+
+def conflict_value(n: int, strengths: Sequence[int], mine: int) -> float:
+    """The power the space ``mine`` of conflict ``n`` can expect if the card were resolved with
+    these stack strengths (LA-2.9), a loss's values at a discount (more knights may come)."""
+    rank = sorted(range(len(strengths)), key=lambda i: (-strengths[i], -i)).index(mine)
+    won = sum(strengths) >= CONFLICTS[n]["france"]
+    values = CONFLICTS[n]["power"] if won else CONFLICTS[n]["power"][1:]
+    v = values[rank] if rank < len(values) else 0
+    return v * (1.0 if won else 0.6)
+
+
 class _Seen:
     """What greedy reads off its view, computed once per decision."""
 
@@ -58,25 +93,10 @@ class _Seen:
             self.deployed.setdefault(k.split("-")[0], []).append(k)
 
     def noble_value(self, count: int | None = None) -> float:
-        n = len(self.me["nobles"]) if count is None else count
-        gain = NOBLE_POINTS[min(n + 1, 9)] - NOBLE_POINTS[min(n, 9)]
-        return gain + (0 if self.last_round else 1.5)
+        return noble_value(len(self.me["nobles"]) if count is None else count, self.last_round)
 
     def reward_value(self, reward: Mapping[str, int]) -> float:
-        v = sum(
-            VALUE[k2] * reward.get(k1, 0)
-            for k1, k2 in (
-                ("power", "power"),
-                ("gold", "gold"),
-                ("squires", "squires"),
-                ("vote_markers", "markers"),
-            )
-        )
-        if self.last_round:
-            v -= VALUE["markers"] * reward.get("vote_markers", 0)
-        v += KNIGHT * reward.get("new_knight", 0) + UPGRADE * reward.get("upgrade", 0)
-        v += EXTENSION * reward.get("extension", 0)
-        return v - VALUE["squires"] * reward.get("pay_squires", 0)
+        return reward_value(reward, self.last_round)
 
     def law_value(self, law: str, colour: str, nobles: int, built: int, gold: int) -> float:
         mine = self.deployed.get(colour, [])
@@ -132,14 +152,11 @@ def _conflict(seen: _Seen, a: Mapping[str, Any]) -> float:
         mine = len(strengths) - 1
     else:
         strengths[mine] += s
-    rank = sorted(range(len(strengths)), key=lambda i: (-strengths[i], -i)).index(mine)
-    won = sum(strengths) >= CONFLICTS[a["conflict"]]["france"]
-    values = card["power"] if won else card["power"][1:]
-    v = values[rank] if rank < len(values) else 0
+    v = conflict_value(a["conflict"], strengths, mine)
     fav = seen.view["favour"]
     if fav["conflict_knights"] < 6 and fav["face_up"]:
-        v += FAVOUR
-    return v * (1.0 if won else 0.6) - 0.4 * s
+        v += FAVOUR * (1.0 if sum(strengths) >= CONFLICTS[a["conflict"]]["france"] else 0.6)
+    return v - 0.4 * s
 
 
 def _favour(seen: _Seen, a: Mapping[str, Any]) -> float:
