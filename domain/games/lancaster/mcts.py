@@ -22,14 +22,17 @@ it; the decisions digest of ``bench.mcts_speed`` at two players is the same).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from domain.games.lancaster import rules, sampler, scoring
 from domain.games.lancaster.bots import EXTENSION, VALUE, conflict_value, noble_value, reward_value
 from domain.games.lancaster.data import (
+    COLOURS,
     COUNTIES,
     LETTERS,
     ROUNDS,
+    SPACE_IDS,
     SPACES,
     colour_of,
     knights_of,
@@ -63,38 +66,64 @@ LAST_ROUND_GOODS = 0.3  # goods in the last round: only ransoms, purchases and "
 KNIGHT_POINT = 2.0  # a point of knight strength owned, for a whole game still to come
 
 
+@dataclass(frozen=True)
+class _Promise:
+    """A reward of the board (a county's, a castle space's), valued once: its goods and power
+    (``reward_value`` without the parts below) before and in the last round, and whether it
+    brings a knight, an upgrade or an extension."""
+
+    early: float
+    late: float
+    knight: bool
+    upgrade: bool
+    extension: bool
+
+    @classmethod
+    def of(cls, reward: Mapping[str, int]) -> _Promise:
+        plain = {k: x for k, x in reward.items() if k not in ("new_knight", "upgrade", "extension")}
+        return cls(
+            reward_value(plain, False),
+            reward_value(plain, True),
+            bool(reward.get("new_knight")),
+            bool(reward.get("upgrade")),
+            bool(reward.get("extension")),
+        )
+
+
+COUNTY_PROMISE = {letter: _Promise.of(c["reward"]) for letter, c in COUNTIES.items()}
+SPACE_PROMISE = {sp: _Promise.of(reward) for sp, reward in SPACES.items()}
+BUILT_PAYS = {sp: reward_value(reward, False) for sp, reward in SPACES.items()}  # each round
+KNIGHTS_STRENGTH = {c: sum(strength(k) for k in knights_of(c)) for c in COLOURS}
+
+
 def _future(state: State) -> float:
     """The share of the game still to come after this round (0 in the last round)."""
     return (ROUNDS - state.round) / ROUNDS
 
 
-def _gain(state: State, seat: int, reward: Mapping[str, int], last: bool) -> float:
+def _gain(state: State, seat: int, promise: _Promise, last: bool) -> float:
     """A reward promised to ``seat``, valued as ``outlook`` values it once it is taken (so
     that taking it changes the outlook by little): goods and power as ``reward_value``, a
     knight or an upgrade by the strength it adds for the rounds still to come."""
-    v = reward_value(
-        {k: x for k, x in reward.items() if k not in ("new_knight", "upgrade", "extension")}, last
-    )
-    future = _future(state)
-    if reward.get("new_knight"):
+    v = promise.late if last else promise.early
+    if promise.knight:
         new = weakest_reserve(state, state.players[seat].colour)
-        v += KNIGHT_POINT * future * (strength(new[0]) if new else 0)
-    if reward.get("upgrade"):
-        v += KNIGHT_POINT * future
-    if reward.get("extension"):
-        v += EXTENSION if not last else 0.0
+        v += KNIGHT_POINT * _future(state) * (strength(new[0]) if new else 0)
+    if promise.upgrade:
+        v += KNIGHT_POINT * _future(state)
+    if promise.extension and not last:
+        v += EXTENSION
     return v
 
 
-def _assets(state: State, seat: int) -> float:
-    """Knights owned (not in the reserve) and built extensions, for the rounds to come."""
+def _assets(state: State, seat: int, reserved: Mapping[str, int]) -> float:
+    """Knights owned (not in the reserve: ``reserved`` is its strength by colour) and built
+    extensions (summed in the castle's order: a set's order differs between processes), for
+    the rounds to come."""
     p = state.players[seat]
-    future = _future(state)
-    owned = sum(
-        strength(k) for c in sides(state, seat) for k in knights_of(c) if k not in state.reserve
-    )
-    built = sum(reward_value(SPACES[sp], False) for sp in p.built)
-    return future * (KNIGHT_POINT * owned + ROUNDS * built)
+    owned = sum(KNIGHTS_STRENGTH[c] - reserved.get(c, 0) for c in sides(state, seat))
+    built = sum(BUILT_PAYS[sp] for sp in SPACE_IDS if sp in p.built)
+    return _future(state) * (KNIGHT_POINT * owned + ROUNDS * built)
 
 
 def evaluate(state: State) -> list[float]:
@@ -110,11 +139,15 @@ def outlook(state: State) -> list[float]:
     phase = state.phase
     placing = CONTESTED if phase in (START_PHASE, PLACEMENT_PHASE) else 1.0
     goods = LAST_ROUND_GOODS if last else 1.0
+    reserved: dict[str, int] = {}
+    for k in state.reserve:
+        c = colour_of(k)
+        reserved[c] = reserved.get(c, 0) + strength(k)
     for s, p in enumerate(state.players):
         out[s] += goods * (VALUE["gold"] * p.gold + VALUE["squires"] * p.squires)
         if not last:
             out[s] += VALUE["markers"] * p.markers
-        out[s] += _assets(state, s)
+        out[s] += _assets(state, s, reserved)
     if phase in BEFORE_CASTLE:
         first = 0 if phase in BEFORE_COUNTIES else state.county_pos
         for letter in LETTERS[first:]:
@@ -123,7 +156,7 @@ def outlook(state: State) -> list[float]:
                 continue
             s = seat_of(state, colour_of(occ.knight))
             p = state.players[s]
-            v = _gain(state, s, COUNTIES[letter]["reward"], last)
+            v = _gain(state, s, COUNTY_PROMISE[letter], last)
             if letter not in p.nobles and state.noble_stock.get(letter, 0) > 0:
                 v = max(v, noble_value(len(p.nobles), last))
             out[s] += placing * v
@@ -131,10 +164,11 @@ def outlook(state: State) -> list[float]:
         ahead = order(state) if phase != CASTLE_PHASE else order(state)[state.castle_pos :]
         for s in ahead:
             p = state.players[s]
-            spaces = {sp for k, sp in state.castle.items() if colour_of(k) == p.colour} | p.built
+            used = {sp for k, sp in state.castle.items() if colour_of(k) == p.colour} | p.built
             if phase == CASTLE_PHASE and s == ahead[0]:
-                spaces -= state.castle_taken
-            out[s] += sum(_gain(state, s, SPACES[sp], last) for sp in spaces)
+                used -= state.castle_taken
+            promised = [SPACE_PROMISE[sp] for sp in SPACE_IDS if sp in used]
+            out[s] += sum(_gain(state, s, promise, last) for promise in promised)
     pending = set(state.conflict_queue) if phase == CONFLICTS_PHASE else None
     for _, card in conflicts(state):
         if pending is not None and card.n not in pending:
