@@ -216,6 +216,7 @@ class Figure:
     driver_share: float  # of all CPU used in the window
     refused: int
     split: dict[str, float]  # CPU ms a move by kind of process
+    busiest: float  # the busiest API process's share of the API processes' CPU
 
 
 def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figure:
@@ -242,8 +243,11 @@ def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figur
     n = len(took)
     kinds = serve.kinds()
     split = dict.fromkeys(("api", "redis", "other"), 0.0)
+    api: list[float] = []
     for pid, v in after.items():
         split[kinds.get(pid, "other")] += (v - before.get(pid, 0.0)) / n * 1000
+        if kinds.get(pid) == "api":
+            api.append(v - before.get(pid, 0.0))
     return Figure(
         p50=pct(took, 0.5) * 1000,
         p99=pct(took, 0.99) * 1000,
@@ -253,6 +257,7 @@ def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figur
         driver_share=own / (own + server) if own + server else 0.0,
         refused=refused,
         split=split,
+        busiest=max(api) / sum(api) if sum(api) else float("nan"),
     )
 
 
@@ -277,6 +282,7 @@ def median_figure(figs: list[Figure]) -> Figure:
         m("p50"), m("p99"), m("health_p50"), m("rate"), m("cpu_per_move"), m("driver_share"),
         sum(f.refused for f in figs),
         {k: statistics.median(f.split[k] for f in figs) for k in figs[0].split},
+        m("busiest"),
     )  # fmt: skip
 
 
@@ -317,7 +323,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"load average at end: {load_average()} ({os.cpu_count()} CPUs)")
         print(f"{args.moves} moves a figure, medians of {args.rounds} rounds")
         print(f"{'condition':>30} {'clients':>7}  move p50/p99 ms  healthz p50  moves/s  "
-              "CPU/move ms  driver  CPU/move by process")  # fmt: skip
+              "CPU/move ms  driver  CPU/move by process  busiest API process's share")  # fmt: skip
         for serve in serves:
             for n in counts:
                 fig = median_figure(results[(serve.label, n)])
@@ -340,6 +346,7 @@ def _line(f: Figure) -> str:
         f"{f.p50:6.2f} / {f.p99:6.2f}  {f.health_p50:8.2f}  {f.rate:7.0f}  "
         f"{f.cpu_per_move:8.3f}  {f.driver_share:6.1%}  "
         + " ".join(f"{k} {v:.3f}" for k, v in f.split.items())
+        + f"  busiest API {f.busiest:.0%}"
         + refused
     )
 

@@ -33,7 +33,10 @@ from typing import Any
 import gevent
 from gunicorn import util
 from gunicorn.http import errors, wsgi
+from gunicorn.workers import ggevent
 from gunicorn.workers.ggevent import GeventWorker
+
+from service.balance import Balance, BalancedServer, Slots
 
 HEADER_TIMEOUT = 10.0
 WORKER_CONNECTIONS = 10_000
@@ -86,17 +89,45 @@ class CoalescedResponse(wsgi.Response):
             util.write(self.sock, head)
 
 
+SLOTS = Slots()  # made in gunicorn's master, which imports this module: shared by its children
+
+
 class Worker(GeventWorker):
-    """gunicorn's gevent worker with a header timeout and JSON errors.
+    """gunicorn's gevent worker with a header timeout, JSON errors and balanced accepts.
 
     Once the app is loaded its objects (routes, schemas, the OpenAPI document, the games'
     tables) live as long as the process: ``gc.freeze`` takes them out of the collector's
     generations, so a full collection no longer walks them while a move waits (it is the
-    move path's p99)."""
+    move path's p99).  New connections go to the API process holding fewest
+    (``service.balance``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.slot = SLOTS.assign(self)  # in the master, before the fork
 
     def init_process(self) -> None:
         wsgi.Response = CoalescedResponse  # what gunicorn's ``wsgi.create`` builds, here
+        self.balance: Balance | None = None
+        if self.cfg.workers > 1 and not os.environ.get("CHRONICLE_UNBALANCED"):
+            self.balance = Balance(SLOTS, self.slot)
+            self.balance.beat()
+            BalancedServer.balance = self.balance
+            ggevent.StreamServer = BalancedServer  # what gunicorn's ``run`` serves with, here
         super().init_process()
+
+    def handle(self, listener: Any, client: Any, addr: Any) -> None:
+        if self.balance is None:
+            return super().handle(listener, client, addr)
+        self.balance.opened()
+        try:
+            super().handle(listener, client, addr)
+        finally:
+            self.balance.closed()
+
+    def notify(self) -> None:
+        super().notify()
+        if self.balance is not None:
+            self.balance.beat()
 
     def load_wsgi(self) -> None:
         super().load_wsgi()
