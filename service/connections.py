@@ -12,11 +12,16 @@ plain Redis (see ``service.config``).
 from __future__ import annotations
 
 import os
+import select
+import sys
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
 import redis
+from redis._parsers import _HiredisParser
 from redis.cluster import ClusterNode, RedisCluster
+from redis.maint_notifications import MaintNotificationsConfig
 
 SOCKET_TIMEOUT = 1.5  # a frozen Redis is answered 503 within 2 s
 CONNECT_TIMEOUT = 1.0
@@ -26,6 +31,58 @@ CONNECT_TIMEOUT = 1.0
 POOL_SIZE = 16
 POOL_TIMEOUT = 2.0
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
+
+
+class QuickCheckParser(_HiredisParser):
+    """redis-py's hiredis parser with a cheaper check of a connection taken from the pool.
+
+    Before every command redis-py asks whether the connection it takes has unread data (a
+    reply left over from an interrupted command, or a closed socket) with ``select.poll`` and a
+    timeout of 0.  Under gevent that poll is gevent's: watchers on the hub, a timeout, a
+    switch, about 5% of a move's CPU in the API process (a ``py-spy`` profile, issue 16).  A
+    zero-timeout poll never blocks, so the system's own answers the same question in one
+    system call.  Only "nothing to read" is decided here; anything else (data buffered, a
+    readable socket: a reply or a closed connection, a TLS socket's own buffer, a real
+    timeout) goes to redis-py as before.
+
+    gevent's poll also gave the other greenlets a turn before each command, and that turn
+    is what kept a loaded process fair: without it, the connections whose next request
+    arrives first are served again and again (at 32 clients the move p99 went from 57 to
+    170 ms).  So under gevent the check still yields for one turn of the event loop, the
+    socket polling of that turn included (``gevent.sleep`` of a microsecond: a timer, not
+    three watchers and a timeout).  ``sleep(0)`` would only let the greenlets already
+    runnable go first, not the requests that have arrived since: p99 13 -> 25 ms at 8
+    clients, where this turn keeps it at 14-16 (``python -m bench.moves``, same run)."""
+
+    _poll: Callable[[], Any] | None = None
+    _yield: Callable[[], Any] | None = None
+
+    def can_read(self, timeout: float = 0) -> bool:
+        sock, reader = getattr(self, "_sock", None), getattr(self, "_reader", None)
+        if timeout or sock is None or reader is None or reader.has_data():
+            return bool(super().can_read(timeout))
+        if hasattr(sock, "pending"):
+            return bool(super().can_read(timeout))
+        poller = (QuickCheckParser._poll or _system_poll())()
+        if QuickCheckParser._yield is not None:
+            QuickCheckParser._yield()
+        poller.register(sock.fileno(), select.POLLIN)
+        if not poller.poll(0):
+            return False
+        return bool(super().can_read(timeout))
+
+
+def _system_poll() -> Callable[[], Any]:
+    """``select.poll`` as the system has it, also where gevent patched ``select``."""
+    monkey = sys.modules.get("gevent.monkey")
+    poll = select.poll
+    if monkey is not None and monkey.is_module_patched("select"):
+        poll = monkey.get_original("select", "poll")
+        import gevent
+
+        QuickCheckParser._yield = lambda: gevent.sleep(1e-6)
+    QuickCheckParser._poll = poll
+    return poll
 
 
 def is_cluster_url(url: str | None) -> bool:
@@ -39,6 +96,12 @@ def connect(url: str) -> Any:
         "socket_timeout": SOCKET_TIMEOUT,
         "socket_connect_timeout": CONNECT_TIMEOUT,
         "health_check_interval": 30,
+        "parser_class": QuickCheckParser,
+        # Maintenance notifications (a Redis Enterprise feature) off: while they are on, which
+        # redis-py 8 makes the default, its pool stops discarding a connection that holds an
+        # unread reply (a command interrupted between sending and reading), and the next
+        # command on it would read that reply as its own (tests/store/test_quick_check.py).
+        "maint_notifications_config": MaintNotificationsConfig(enabled=False),
     }
     if not is_cluster_url(url):
         size = int(os.environ.get("CHRONICLE_REDIS_CONNECTIONS") or POOL_SIZE)
