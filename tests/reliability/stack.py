@@ -101,11 +101,10 @@ class Stack:
         self.procs.append(proc)
         return proc
 
-    def api(self, processes: int = 1, access_log: bool = False, **env: str) -> tuple[Proc, str]:
+    def api(self, processes: int = 1, **env: str) -> tuple[Proc, str]:
         """gunicorn serving ``create_app()`` as `chronicle serve` does; the process, its URL."""
         port = free_port()
-        extra = ["--access-logfile", "-"] if access_log else []
-        args = gunicorn_command(f"127.0.0.1:{port}", processes, extra=extra)  # as `serve` does
+        args = gunicorn_command(f"127.0.0.1:{port}", processes)  # as `serve` does
         proc = self._spawn("api", args, base_env(self.url, **env))
         base = f"http://127.0.0.1:{port}"
         wait_until(lambda: _answers(base), 20, f"the API at {base} did not come up ({proc.log})")

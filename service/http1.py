@@ -1,0 +1,505 @@
+"""One HTTP/1.1 connection of an API process, read and answered here (``Connection.serve``).
+
+gunicorn keeps the processes (the master, forking, signals, timeouts, graceful restarts) and
+gevent the greenlets; what happens on a connection is this module's: it reads each request's
+head, checks it, builds the WSGI environ, calls the app and writes its answer.  gunicorn's
+own request parser and response writer took about 15% of an API process's CPU under moves
+(a ``py-spy`` profile, issue 16: its parser reads a line at a time through two buffers,
+builds a dozen objects a request, formats a date every response and reads its settings
+through ``Config.__getattr__``); this reads a head in one search for the blank line and
+one split, and a response is one ``sendall`` when it is short.
+
+**What it accepts** (RFC 9112, strictly; anything else is refused in the contract's JSON
+error shape and the connection closed):
+
+- a request line ``METHOD SP target SP HTTP/1.x``, the target in origin form
+  (``/path?query``), absolute form (``http://host/path``), or ``*`` for ``OPTIONS``; at most
+  ``LIMIT_REQUEST_LINE`` bytes (else 414);
+- header fields ``name: value``, the name a token, the value without control characters;
+  at most ``LIMIT_REQUEST_FIELDS`` of them, each at most ``LIMIT_REQUEST_FIELD_SIZE`` bytes,
+  the whole head at most ``MAX_HEAD`` (else 431); no obsolete line folding; a name with
+  ``_`` is dropped (as gunicorn does: in the environ ``X_Forwarded_For`` would pass for
+  ``X-Forwarded-For``);
+- a body by ``Content-Length`` (digits only; repeated, it must agree) or by
+  ``Transfer-Encoding: chunked`` (HTTP/1.1 only, never with a ``Content-Length``: that pair
+  is how requests are smuggled past a proxy); any other coding is 501;
+- ``Expect: 100-continue`` (answered at once), any other expectation is 417.
+
+The head (line and fields) must arrive within the header timeout (``header_timeout()``) of
+the connection or of the previous response; a client that sends half a request, or nothing
+on a kept-alive connection, is closed then.  The service's own, lower limits on URL and
+headers (``service.http.edge``) answer first in practice.
+
+**What it answers.**  The status and headers the app gives, a ``Date``, and
+``Connection: close`` when the connection ends after this answer: the client asked,
+HTTP/1.0 without keep-alive, the app said so, the process is stopping, a body was left
+unread beyond ``DRAIN`` bytes.  A body without ``Content-Length`` is chunked on HTTP/1.1
+(streams: each piece the app yields is sent when it comes) and ends the connection on
+HTTP/1.0.  ``HEAD`` and 1xx/204/304 answers carry no body.  An error in the app before its
+headers are sent is a 500 in the JSON shape (logged); after, the connection is closed.
+
+The environ has what PEP 3333 asks, ``RAW_URI``, and ``chronicle.socket``: the client's
+socket, for the stream hub's direct writes (``service.http.stream.direct_socket``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import sys
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import unquote_to_bytes
+
+import gevent
+
+LIMIT_REQUEST_LINE = 8190
+LIMIT_REQUEST_FIELD_SIZE = 16384
+LIMIT_REQUEST_FIELDS = 200
+MAX_HEAD = 64 * 1024  # request line and fields together (the app's own limit is 8 KB of fields)
+DRAIN = 64 * 1024  # an unread body up to this is read and dropped; beyond, the connection ends
+RECV = 65536
+SOCKET_KEY = "chronicle.socket"
+
+_REQUEST_LINE = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP/(1\.[01])")
+_TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_BAD_VALUE = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
+_DIGITS = re.compile(rb"[0-9]{1,18}")
+_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,15})[ \t]*(?:;.*)?")
+_NO_BODY = frozenset((204, 304))
+_SPECIAL = {b"CONTENT-TYPE": "CONTENT_TYPE", b"CONTENT-LENGTH": "CONTENT_LENGTH"}
+
+
+class Refused(Exception):
+    """A request this connection cannot serve: answered ``status`` and closed."""
+
+    def __init__(self, status: int, reason: str, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.reason, self.code, self.message = status, reason, code, message
+
+
+def _bad(message: str) -> Refused:
+    return Refused(400, "Bad Request", "bad_request", message)
+
+
+class Closed(Exception):
+    """The client went away (or sent half a head and stopped): nothing more to answer."""
+
+
+_date: list[Any] = [0, b""]
+
+
+def http_date() -> bytes:
+    """The ``Date`` header's value, made once a second."""
+    now = int(time.time())
+    if _date[0] != now:
+        _date[0], _date[1] = now, time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(now))
+        _date[1] = _date[1].encode()
+    return _date[1]
+
+
+def error_bytes(status: int, reason: str, code: str, message: str) -> bytes:
+    body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
+    head = (
+        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+    ).encode("latin-1")
+    return head + body
+
+
+class Body:
+    """``wsgi.input``: the request's body, read from what the head's read left over and then
+    from the socket, by length or chunked; nothing past its end."""
+
+    def __init__(self, conn: Connection, length: int | None, chunked: bool) -> None:
+        self.conn, self.left, self.chunked = conn, length or 0, chunked
+        self.done = not chunked and not length
+        self._chunk_left = 0
+
+    def _more(self) -> None:
+        data = self.conn.sock.recv(RECV)
+        if not data:
+            raise _body_error("the connection closed before the end of the body")
+        self.conn.buf += data
+
+    def _take(self, n: int) -> bytes:
+        """Up to ``n`` (> 0) bytes of the connection's stream, at least one."""
+        conn = self.conn
+        if not conn.buf:
+            self._more()
+        data, conn.buf = conn.buf[:n], conn.buf[n:]
+        return data
+
+    def _line(self) -> bytes:
+        conn = self.conn
+        while (i := conn.buf.find(b"\r\n")) < 0:
+            if len(conn.buf) > 4096:
+                raise _body_error("a chunk's size line is too long")
+            self._more()
+        line, conn.buf = conn.buf[:i], conn.buf[i + 2 :]
+        return line
+
+    def _read1(self, n: int) -> bytes:
+        """Some bytes of the body (at most ``n``), b"" at its end."""
+        if self.done:
+            return b""
+        if not self.chunked:
+            data = self._take(min(n, self.left))
+            self.left -= len(data)
+            self.done = self.left == 0
+            return data
+        if self._chunk_left == 0:
+            m = _CHUNK_SIZE.fullmatch(self._line())
+            if m is None:
+                raise _body_error("a malformed chunk size")
+            self._chunk_left = int(m.group(1), 16)
+            if self._chunk_left == 0:
+                while self._line():  # trailer fields, dropped, then the blank line
+                    pass
+                self.done = True
+                return b""
+        data = self._take(min(n, self._chunk_left))
+        self._chunk_left -= len(data)
+        if self._chunk_left == 0 and self._line():
+            raise _body_error("a chunk does not end where its size says")
+        return data
+
+    def read(self, size: int | None = -1) -> bytes:
+        if size is None or size < 0:
+            parts = []
+            while data := self._read1(RECV):
+                parts.append(data)
+            return b"".join(parts)
+        parts, want = [], size
+        while want > 0 and (data := self._read1(want)):
+            parts.append(data)
+            want -= len(data)
+        return b"".join(parts)
+
+    def readinto(self, buffer: Any) -> int:
+        data = self.read(len(buffer))
+        buffer[: len(data)] = data
+        return len(data)
+
+    def readline(self, size: int | None = -1) -> bytes:
+        out = bytearray()
+        while (size is None or size < 0 or len(out) < size) and (data := self.read(1)):
+            out += data
+            if data == b"\n":
+                break
+        return bytes(out)
+
+    def readlines(self, hint: int = -1) -> list[bytes]:
+        return list(iter(self.readline, b""))
+
+    def __iter__(self) -> Any:
+        return iter(self.readline, b"")
+
+    def drain(self, limit: int) -> bool:
+        """Read what is left of the body, up to ``limit`` bytes: whether it all was."""
+        try:
+            while not self.done and limit > 0:
+                limit -= len(self._read1(min(RECV, limit)))
+        except Exception:  # a malformed or cut body, the socket gone: no reuse
+            return False
+        return self.done
+
+
+class Connection:
+    """A client connection: its requests one after another (``serve``)."""
+
+    def __init__(
+        self,
+        app: Callable[..., Iterable[bytes]],
+        sock: Any,
+        addr: Any,
+        server: tuple[str, str],
+        alive: Callable[[], bool],
+        timeout: float,
+        log: Any,
+    ) -> None:
+        self.app, self.sock, self.server, self.alive = app, sock, server, alive
+        self.timeout, self.log = timeout, log
+        self.remote = (str(addr[0]), str(addr[1])) if isinstance(addr, tuple) else ("", "")
+        self.buf = b""
+
+    # ---- reading a head -----------------------------------------------------------------
+    def _head(self) -> bytes | None:
+        """The next request's head (without its blank line), or None if the client closed
+        or the header timeout passed before a whole head came.  Each byte is searched once
+        (a client sending a byte at a time must not cost a search of everything so far), and
+        a head is at most ``MAX_HEAD`` bytes."""
+        timer = gevent.Timeout(self.timeout)
+        timer.start()
+        try:
+            buf = self.buf.lstrip(b"\r\n") if self.buf[:1] in (b"\r", b"\n") else self.buf
+            searched, line_end = 0, -1
+            while True:
+                if (end := buf.find(b"\r\n\r\n", max(0, searched - 3))) >= 0:
+                    self.buf = buf[end + 4 :]
+                    return buf[:end]
+                if line_end < 0:
+                    line_end = buf.find(b"\r\n", max(0, searched - 1))
+                if (line_end if line_end >= 0 else len(buf)) > LIMIT_REQUEST_LINE:
+                    message = f"the request line is over {LIMIT_REQUEST_LINE} bytes"
+                    raise Refused(414, "URI Too Long", "uri_too_long", message)
+                if len(buf) > MAX_HEAD:
+                    raise _too_large(f"the request's head is over {MAX_HEAD} bytes")
+                searched = len(buf)
+                data = self.sock.recv(RECV)
+                if not data:
+                    self.buf = b""
+                    return None
+                buf += data
+                if not searched:  # blank lines before a request line are ignored (RFC 9112)
+                    buf = buf.lstrip(b"\r\n")
+        except gevent.Timeout as t:
+            if t is not timer:
+                raise
+            return None
+        finally:
+            timer.close()
+
+    def _environ(self, head: bytes) -> tuple[dict[str, Any], Body, bool, bool]:
+        """The environ of ``head``, its body, whether the client lets the connection live on,
+        and whether it waits for a 100 Continue."""
+        lines = head.split(b"\r\n")
+        m = _REQUEST_LINE.fullmatch(lines[0])
+        if m is None:
+            raise _bad("a malformed request line")
+        method, target, version = m.groups()
+        if len(lines) - 1 > LIMIT_REQUEST_FIELDS:
+            raise _too_large(f"more than {LIMIT_REQUEST_FIELDS} header fields")
+        env: dict[str, Any] = {}
+        length: bytes | None = None
+        coding: bytes | None = None
+        connection = b""
+        expect = b""
+        for line in lines[1:]:
+            if len(line) > LIMIT_REQUEST_FIELD_SIZE:
+                raise _too_large(f"a header field is over {LIMIT_REQUEST_FIELD_SIZE} bytes")
+            name, sep, value = line.partition(b":")
+            if not sep or not _TOKEN.fullmatch(name):
+                raise _bad("a malformed header field")
+            value = value.strip(b" \t")
+            if _BAD_VALUE.search(value):
+                raise _bad("a control character in a header field's value")
+            upper = name.upper()
+            if upper == b"CONTENT-LENGTH":
+                if not _DIGITS.fullmatch(value) or (length is not None and value != length):
+                    raise _bad("an invalid Content-Length")
+                length = value
+            elif upper == b"TRANSFER-ENCODING":
+                coding = value.lower() if coding is None else coding + b"," + value.lower()
+            elif upper == b"CONNECTION":
+                connection += b"," + value.lower()
+            elif upper == b"EXPECT":
+                expect = value.lower()
+            if b"_" in name:
+                continue
+            key = _SPECIAL.get(upper) or "HTTP_" + upper.decode("latin-1").replace("-", "_")
+            text = value.decode("latin-1")
+            env[key] = env[key] + "," + text if key in env else text
+        chunked = False
+        if coding is not None:
+            if length is not None:
+                raise _bad("both Content-Length and Transfer-Encoding")
+            if version != b"1.1" or coding != b"chunked":
+                message = "the only transfer coding accepted is chunked (HTTP/1.1)"
+                raise Refused(501, "Not Implemented", "bad_request", message)
+            chunked = True
+        if expect and (expect != b"100-continue" or version != b"1.1"):
+            raise Refused(417, "Expectation Failed", "bad_request", "unsupported Expect")
+        tokens = {t.strip() for t in connection.split(b",")}
+        keep = b"close" not in tokens if version == b"1.1" else b"keep-alive" in tokens
+        path, query = self._target(method, target)
+        size = int(length) if length is not None else None
+        body = Body(self, size, chunked)
+        env.update(
+            {
+                "REQUEST_METHOD": method.decode("latin-1"),
+                "SCRIPT_NAME": "",
+                "PATH_INFO": path,
+                "QUERY_STRING": query,
+                "RAW_URI": target.decode("latin-1"),
+                "SERVER_NAME": self.server[0],
+                "SERVER_PORT": self.server[1],
+                "SERVER_PROTOCOL": "HTTP/" + version.decode(),
+                "REMOTE_ADDR": self.remote[0],
+                "REMOTE_PORT": self.remote[1],
+                "wsgi.version": (1, 0),
+                "wsgi.url_scheme": "http",
+                "wsgi.input": body,
+                "wsgi.input_terminated": True,
+                "wsgi.errors": sys.stderr,
+                "wsgi.multithread": False,
+                "wsgi.multiprocess": True,
+                "wsgi.run_once": False,
+                SOCKET_KEY: self.sock,
+            }
+        )
+        return env, body, keep, expect == b"100-continue" and (chunked or bool(size))
+
+    @staticmethod
+    def _target(method: bytes, target: bytes) -> tuple[str, str]:
+        if target[:1] != b"/":
+            lower = target[:8].lower()
+            if lower.startswith((b"http://", b"https://")):
+                rest = target.split(b"//", 1)[1]
+                slash = rest.find(b"/")
+                target = rest[slash:] if slash >= 0 else b"/"
+            elif target == b"*" and method == b"OPTIONS":
+                return "*", ""
+            else:
+                raise _bad("the request target must be a path")
+        path, _, query = target.partition(b"?")
+        query = query.partition(b"#")[0]
+        path = path.partition(b"#")[0]
+        return unquote_to_bytes(path).decode("latin-1"), query.decode("latin-1")
+
+    # ---- the loop -------------------------------------------------------------------------
+    def serve(self) -> None:
+        while True:
+            try:
+                head = self._head()
+                if head is None:
+                    return
+                env, body, keep, cont = self._environ(head)
+            except Refused as r:
+                self.log.warning("Invalid request from ip=%s: %s", self.remote[0], r.message)
+                self._send_quietly(error_bytes(r.status, r.reason, r.code, r.message))
+                return
+            except OSError:
+                return
+            if cont:
+                try:
+                    self.sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+                except OSError:
+                    return
+            try:
+                keep = self._respond(env, keep) and keep
+            except Closed:
+                return
+            if not keep or not self.alive():
+                return
+            if not body.done and not body.drain(DRAIN):
+                return
+
+    def _send_quietly(self, data: bytes) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.sendall(data)
+
+    def _respond(self, env: dict[str, Any], keep: bool) -> bool:
+        """Call the app for ``env`` and send its answer: whether the connection may serve
+        another request after it."""
+        state: dict[str, Any] = {}
+        head_only = env["REQUEST_METHOD"] == "HEAD"
+        http11 = env["SERVER_PROTOCOL"] == "HTTP/1.1"
+
+        def start_response(
+            status: str, headers: list[tuple[str, str]], exc_info: Any = None
+        ) -> Any:
+            if exc_info is not None and state.get("sent"):
+                raise exc_info[1].with_traceback(exc_info[2])
+            state["status"], state["headers"] = status, headers
+            return write
+
+        def head(first: bytes) -> bytes:
+            status = state["status"]
+            code = int(status[:3])
+            lines = [b"HTTP/1.1 ", status.encode("latin-1"), b"\r\n"]
+            length = None
+            stay = keep and self.alive()
+            for name, value in state["headers"]:
+                if "\r" in value or "\n" in value or "\r" in name or "\n" in name:
+                    raise ValueError(f"a response header with a line break: {name!r}")
+                lower = name.lower()
+                if lower == "content-length":
+                    length = int(value)
+                elif lower == "connection":
+                    stay = stay and "close" not in value.lower()
+                    continue
+                elif lower == "transfer-encoding":
+                    continue
+                lines += (name.encode("latin-1"), b": ", value.encode("latin-1"), b"\r\n")
+            bodiless = head_only or code in _NO_BODY or code < 200
+            chunked = False
+            if length is None and not bodiless:
+                if http11:
+                    chunked = True
+                    lines.append(b"Transfer-Encoding: chunked\r\n")
+                else:
+                    stay = False
+            if not stay:
+                lines.append(b"Connection: close\r\n")
+            elif not http11:
+                lines.append(b"Connection: keep-alive\r\n")
+            lines += (b"Date: ", http_date(), b"\r\n\r\n")
+            state.update(sent=True, chunked=chunked, bodiless=bodiless, length=length, stay=stay)
+            state["count"] = 0
+            return b"".join(lines) + frame(first)
+
+        def frame(data: bytes) -> bytes:
+            if not data or state["bodiless"]:
+                return b""
+            if state["chunked"]:
+                return b"%X\r\n%s\r\n" % (len(data), data)
+            length = state["length"]
+            if length is not None:
+                data = data[: max(0, length - state["count"])]
+            state["count"] += len(data)
+            return data
+
+        def write(data: bytes) -> None:
+            out = frame(data) if state.get("sent") else head(data)
+            if out:
+                self.sock.sendall(out)
+
+        result: Iterable[bytes] | None = None
+        try:
+            result = self.app(env, start_response)
+            for data in result:
+                if data:
+                    write(data)
+            if not state.get("sent"):
+                self.sock.sendall(head(b""))
+            elif state["chunked"]:
+                self.sock.sendall(b"0\r\n\r\n")
+        except OSError as e:
+            raise Closed() from e
+        except Exception:
+            self.log.exception("Error handling request %s", env.get("RAW_URI", ""))
+            if not state.get("sent"):
+                self._send_quietly(
+                    error_bytes(
+                        500,
+                        "Internal Server Error",
+                        "internal",
+                        "internal error; it has been logged",
+                    )
+                )
+            raise Closed() from None
+        finally:
+            close = getattr(result, "close", None)
+            if close is not None:
+                try:
+                    close()
+                except Exception:
+                    self.log.exception("Error closing a response")
+        length = state.get("length")
+        complete = length is None or state.get("bodiless") or state.get("count") == length
+        return bool(state.get("stay")) and bool(complete)
+
+
+def _body_error(message: str) -> Exception:
+    """A malformed or cut body, as the app's 400 (``werkzeug``'s ``BadRequest``, imported here
+    and not at the top: gunicorn's master imports this module before gevent's patch)."""
+    from werkzeug.exceptions import BadRequest
+
+    return BadRequest(message)
+
+
+def _too_large(message: str) -> Refused:
+    return Refused(431, "Request Header Fields Too Large", "headers_too_large", message)

@@ -1,0 +1,226 @@
+"""HTTP/1.1 as `chronicle serve` speaks it (``service.http1``), tried on raw sockets: keep-alive
+and pipelining, HTTP/1.0, chunked bodies both ways, ``Expect: 100-continue``, ``HEAD``, and
+the requests it must refuse (smuggling pairs, unknown codings, malformed lines and fields,
+headers spelled with ``_``), each in the contract's JSON shape and without taking the server
+down."""
+
+from __future__ import annotations
+
+import json
+import socket
+from collections.abc import Iterator
+
+import pytest
+import requests
+
+from tests.reliability.served import Served, raw_request, served, wait_until
+
+
+@pytest.fixture(scope="module")
+def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with served(tmp_path_factory.mktemp("http1")) as s:
+        yield s
+
+
+def _read_answer(sock: socket.socket, buf: bytes = b"") -> tuple[int, dict[str, str], bytes, bytes]:
+    """One answer from ``sock`` (by length or chunked); what came after it."""
+    while b"\r\n\r\n" not in buf:
+        data = sock.recv(65536)
+        assert data, f"closed before a whole head: {buf!r}"
+        buf += data
+    head, _, rest = buf.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    status = int(lines[0].split()[1])
+    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
+    if "content-length" in headers:
+        n = int(headers["content-length"])
+        while len(rest) < n:
+            rest += sock.recv(65536)
+        return status, headers, rest[:n], rest[n:]
+    if headers.get("transfer-encoding") == "chunked":
+        body = b""
+        while True:
+            while b"\r\n" not in rest:
+                rest += sock.recv(65536)
+            size_line, _, rest = rest.partition(b"\r\n")
+            size = int(size_line, 16)
+            while len(rest) < size + 2:
+                rest += sock.recv(65536)
+            body, rest = body + rest[:size], rest[size + 2 :]
+            if size == 0:
+                return status, headers, body, rest
+    return status, headers, b"", rest
+
+
+def _closed(sock: socket.socket) -> bool:
+    sock.settimeout(5)
+    try:
+        return sock.recv(1) == b""
+    except ConnectionResetError:
+        return True
+
+
+def _error(got: tuple[int, dict[str, str], bytes], status: int) -> str:
+    code, headers, body = got
+    assert code == status, (code, body)
+    assert headers["content-type"] == "application/json"
+    return str(json.loads(body)["error"]["code"])
+
+
+def test_requests_pipelined_on_one_connection_are_answered_in_order(serve: Served) -> None:
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        one = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: first-1\r\n\r\n"
+        two = b"GET /nowhere HTTP/1.1\r\nHost: x\r\nX-Request-ID: second-2\r\n\r\n"
+        s.sendall(one + two)
+        status, headers, _, rest = _read_answer(s)
+        assert (status, headers["x-request-id"]) == (200, "first-1")
+        assert "connection" not in headers  # HTTP/1.1: kept alive
+        status, headers, body, rest = _read_answer(s, rest)
+        assert (status, headers["x-request-id"]) == (404, "second-2")
+        assert json.loads(body)["error"]["code"] == "not_found"
+        s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        status, headers, _, _ = _read_answer(s, rest)
+        assert (status, headers["connection"]) == (200, "close")
+        assert _closed(s)
+
+
+def test_http_1_0_closes_unless_kept_alive(serve: Served) -> None:
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+        status, headers, _, _ = _read_answer(s)
+        assert (status, headers["connection"]) == (200, "close")
+        assert _closed(s)
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        s.sendall(b"GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        status, headers, _, rest = _read_answer(s)
+        assert (status, headers["connection"]) == (200, "keep-alive")
+        s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
+        assert _read_answer(s, rest)[0] == 200
+
+
+def test_a_chunked_body_and_expect_100_continue_create_a_game(serve: Served) -> None:
+    doc = json.dumps({"game": "artus", "players": [{"name": "a"}, {"name": "b"}]}).encode()
+    half = len(doc) // 2
+    chunks = b"%X\r\n%s\r\n%X;ext=1\r\n%s\r\n0\r\nX-Trailer: t\r\n\r\n" % (
+        half, doc[:half], len(doc) - half, doc[half:],
+    )  # fmt: skip
+    head = (
+        b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Transfer-Encoding: chunked\r\nExpect: 100-continue\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        s.sendall(head)
+        buf = b""
+        while b"\r\n\r\n" not in buf:
+            buf += s.recv(65536)
+        assert buf.startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
+        s.sendall(chunks)
+        status, _, body, _ = _read_answer(s, buf[len(b"HTTP/1.1 100 Continue\r\n\r\n") :])
+        assert status == 201, body
+        assert json.loads(body)["game"] == "artus"
+
+
+def test_head_answers_the_length_without_a_body(serve: Served) -> None:
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        get = b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        s.sendall(get.replace(b"GET", b"HEAD") + get)
+        buf = b""
+        while buf.count(b"HTTP/1.1 200") < 2 or not buf.rstrip().endswith(b"}"):
+            data = s.recv(65536)
+            assert data, buf
+            buf += data
+        first, _, second = buf.partition(b"\r\n\r\n")
+        assert b"content-length" in first.lower()
+        assert second.startswith(b"HTTP/1.1 200"), "no body after the HEAD's head"
+
+
+@pytest.mark.parametrize(
+    ("request_head", "status", "code"),
+    [
+        # a smuggling pair: a proxy and this server could disagree on where the body ends
+        (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+         b"Transfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400, "bad_request"),
+        (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n"
+         b"Content-Length: 5\r\n\r\n", 400, "bad_request"),
+        (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Length: +4\r\n\r\n", 400,
+         "bad_request"),
+        (b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip, chunked\r\n\r\n",
+         501, "bad_request"),
+        (b"POST /api/v1/games HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 501,
+         "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nExpect: the-moon\r\n\r\n", 417, "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n", 400, "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\r\n folded\r\n\r\n", 400, "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\x00b\r\n\r\n", 400, "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\nHo st: x\r\n\r\n", 400, "bad_request"),
+        (b"GET /healthz HTTP/2.0\r\nHost: x\r\n\r\n", 400, "bad_request"),
+        (b"GET healthz HTTP/1.1\r\nHost: x\r\n\r\n", 400, "bad_request"),
+        (b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: 1\r\n" % i for i in range(201))
+         + b"\r\n", 431, "headers_too_large"),
+        (b"GET /healthz HTTP/1.1\r\n" + b"".join(b"X-%d: %s\r\n" % (i, b"v" * 1000)
+         for i in range(70)) + b"\r\n", 431, "headers_too_large"),  # 70 KB: over MAX_HEAD
+    ],
+)  # fmt: skip
+def test_malformed_requests_are_refused_in_json_and_closed(
+    serve: Served, request_head: bytes, status: int, code: str
+) -> None:
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        s.sendall(request_head)
+        got, headers, body, _ = _read_answer(s)
+        assert _error((got, headers, body), status) == code
+        assert headers["connection"] == "close"
+        assert _closed(s)
+    assert requests.get(serve.base + "/healthz", timeout=5).ok
+
+
+def test_a_header_spelled_with_underscores_is_dropped(serve: Served) -> None:
+    got = raw_request(
+        serve.port, b"GET /healthz HTTP/1.1\r\nHost: x\r\nX_Request_ID: spoofed\r\n\r\n"
+    )
+    assert got[0] == 200
+    assert got[1]["x-request-id"] != "spoofed"
+
+
+def test_an_absolute_target_and_leading_blank_lines(serve: Served) -> None:
+    got = raw_request(serve.port, b"\r\nGET http://x/healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    assert got[0] == 200
+    assert json.loads(got[2])["status"] == "ok"
+
+
+def test_a_body_cut_short_is_a_400_or_a_close_and_the_server_stays(serve: Served) -> None:
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        s.sendall(
+            b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"game"'
+        )
+        s.shutdown(socket.SHUT_WR)
+        data = b""
+        while chunk := s.recv(65536):
+            data += chunk
+        assert data == b"" or data.startswith(b"HTTP/1.1 400")
+    wait_until(lambda: requests.get(serve.base + "/healthz", timeout=2).ok, 5, "down")
+
+
+def test_an_unread_body_is_drained_and_the_connection_lives_on(serve: Served) -> None:
+    body = b'{"x": 1}'
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        # 404 before anyone reads the body: the next request must still parse
+        s.sendall(
+            b"POST /nowhere HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b"Content-Length: %d\r\n\r\n%s"
+            % (len(body), body)
+            + b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
+        )
+        status, _, _, rest = _read_answer(s)
+        assert status == 404
+        assert _read_answer(s, rest)[0] == 200
+
+
+def test_a_head_sent_a_byte_at_a_time_is_read(serve: Served) -> None:
+    data = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: drip-1\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for i in range(len(data)):
+            s.sendall(data[i : i + 1])
+        status, headers, _, _ = _read_answer(s)
+        assert (status, headers["x-request-id"]) == (200, "drip-1")
