@@ -10,6 +10,7 @@ from inspect import iscoroutinefunction
 from typing import Any
 
 from flask import Flask, request
+from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -71,6 +72,22 @@ class ChronicleFlask(Flask):
         return self.async_to_sync(func) if is_async else func
 
 
+class NoSessions(SessionInterface):
+    """No cookie sessions: callers present bearer tokens, and nothing is kept in a cookie.
+
+    Flask's default interface looks for a signing key on every request and, finding none,
+    makes a new ``NullSession``; this answers with one shared null session (it refuses
+    every write, so sharing it shares nothing) and never saves."""
+
+    _null = NullSession()
+
+    def open_session(self, app: Flask, request: Any) -> NullSession:
+        return self._null
+
+    def save_session(self, app: Flask, session: Any, response: Any) -> None:
+        return None
+
+
 class ChronicleApi(Api):
     """flask-smorest's Api with errors in the contract's shape."""
 
@@ -114,6 +131,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     if from_env:  # gunicorn, `chronicle serve`, the image: JSON log lines
         observability.configure_logging()
     app = ChronicleFlask("chronicle")
+    app.session_interface = NoSessions()
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
         API_TITLE="Chronicle",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, current_app
 from flask.views import MethodView
 
 from service.http import schemas as s
@@ -20,6 +20,7 @@ from service.http.common import (
     opened,
     tagged,
 )
+from service.http.middleware import current_request
 
 blp = blueprint("actions", "Legal actions and acting")
 
@@ -41,7 +42,7 @@ def _plain(body: Any) -> dict[str, Any] | None:
 
 def _act(body: dict[str, Any], game_id: str) -> dict[str, Any]:
     key, match = idempotency_key(), if_match()
-    authorization = request.headers.get("Authorization")
+    authorization = current_request().environ.get("HTTP_AUTHORIZATION")
     return chronicle().act_as(
         game_id, authorization, body["action"], body["expected_version"], key, if_match=match
     )
@@ -82,7 +83,8 @@ class ActionsResource(MethodView):
 
     def post(self, game_id: str) -> Response:
         """Act: the action is checked by the rules and appended if `expected_version` is current."""
-        body = _plain(request.get_json(silent=True) if request.is_json else None)
+        req = current_request()
+        body = _plain(req.get_json(silent=True) if req.is_json else None)
         if body is None:  # anything else: the schema's parsing, and its errors
             return _checked_post(self, game_id=game_id)
         response = current_app.json.response(_act(body, game_id))

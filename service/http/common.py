@@ -12,6 +12,7 @@ from werkzeug.routing import BaseConverter
 from domain.errors import BadAction
 from projections.views import Caller
 from service.chronicle import Chronicle
+from service.http.middleware import current_request
 from service.http.openapi import Parser
 from service.loading import Current
 from service.preconditions import etag
@@ -95,7 +96,7 @@ def tagged(cur: Current, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str
 
 def if_match() -> str | None:
     """The ``If-Match`` header (at most ``MAX_IF_MATCH`` characters, as documented)."""
-    value = request.headers.get(IF_MATCH)
+    value = current_request().environ.get("HTTP_IF_MATCH")
     if value is not None and len(value) > MAX_IF_MATCH:
         raise BadAction(f"If-Match is longer than {MAX_IF_MATCH}", {IF_MATCH: ["too long"]})
     return value
@@ -103,7 +104,7 @@ def if_match() -> str | None:
 
 def idempotency_key() -> str | None:
     """The ``Idempotency-Key`` header (1 to 128 characters, as documented)."""
-    key = request.headers.get(IDEMPOTENCY_KEY)
+    key = current_request().environ.get("HTTP_IDEMPOTENCY_KEY")
     if key is not None and not 1 <= len(key) <= 128:
         raise BadAction("Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]})
     return key

@@ -41,7 +41,7 @@ def compress(response: Response) -> Response:
         or response.is_streamed
         or response.mimetype != "application/json"
         or "Content-Encoding" in response.headers
-        or "gzip" not in request.headers.get("Accept-Encoding", "")
+        or "gzip" not in request.environ.get("HTTP_ACCEPT_ENCODING", "")
     ):
         return response
     body = response.get_data()

@@ -56,12 +56,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 from limits import parse_many
 
 from domain.errors import BadAction
 from service import auth
-from service.http.middleware import client_address
+from service.http.middleware import client_address, current_request
 from service.http.ratelimit import Counters, Limit
 
 # Generous: a person, a browser tab long-polling and a script driving a game all stay under.
@@ -118,11 +118,12 @@ def address_key() -> str:
 
 
 def _bearer() -> str | None:
-    return auth.presented(request.headers.get("Authorization"))
+    return auth.presented(current_request().environ.get("HTTP_AUTHORIZATION"))
 
 
 def _unlimited() -> bool:
-    return request.path.startswith(UNLIMITED_PATHS) or request.method == "OPTIONS"
+    req = current_request()
+    return req.path.startswith(UNLIMITED_PATHS) or req.method == "OPTIONS"
 
 
 MAX_JSON_DEPTH = 32
@@ -139,8 +140,9 @@ def json_depth(body: bytes) -> int:
 
 
 def _refuse_deep_json() -> None:
-    if request.is_json and request.content_length:
-        depth = json_depth(request.get_data(cache=True))
+    req = current_request()
+    if req.content_length and req.is_json:
+        depth = json_depth(req.get_data(cache=True))
         if depth > MAX_JSON_DEPTH:
             raise BadAction(
                 f"the JSON body is nested too deeply ({depth} levels; at most {MAX_JSON_DEPTH})",
@@ -169,9 +171,10 @@ def install(
         scoped = [(address_key(), address)] if address else []
         if token and by_token:
             scoped.append((token_key(), token))
-        if request.method == "POST":
+        req = current_request()
+        if req.method == "POST":
             for kind, q in quota.items():
-                if request.path == QUOTA_PATHS[kind]:  # a quota: per address and per token
+                if req.path == QUOTA_PATHS[kind]:  # a quota: per address and per token
                     scoped.append((f"{kind}:{address_key()}", q))
                     if by_token:
                         scoped.append((f"{kind}:{token_key()}", q))

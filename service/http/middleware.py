@@ -47,7 +47,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, Response, current_app, g, has_request_context, request
+from flask import Flask, Request, Response, current_app, g, has_request_context, request
 from flask_cors import CORS
 from werkzeug.exceptions import UnsupportedMediaType
 
@@ -57,6 +57,18 @@ REQUEST_ID = "X-Request-ID"
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 log = logging.getLogger("chronicle.request")
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
+
+def current_request() -> Request:
+    """The request being served, its proxy resolved once: each use of ``flask.request`` (or
+    ``g``) is a lookup through werkzeug's ``LocalProxy``, about a microsecond, and a move's
+    hooks and view made three dozen of them (issue 16)."""
+    return request._get_current_object()  # type: ignore[attr-defined]
+
+
+def current_g() -> Any:
+    """``flask.g`` of the request being served, its proxy resolved once."""
+    return g._get_current_object()
 
 
 def request_id() -> str | None:
@@ -93,15 +105,17 @@ def _is_trusted(address: str, networks: Sequence[Network]) -> bool:
 def client_address() -> str:
     """The client's address: ``REMOTE_ADDR``, or behind trusted proxies the nearest address
     in ``X-Forwarded-For`` that is not one of them (computed once per request)."""
-    if "client_address" in g:
-        return str(g.client_address)
-    remote = request.remote_addr or "unknown"
+    ctx = current_g()
+    if "client_address" in ctx:
+        return str(ctx.client_address)
+    req = current_request()
+    remote = req.remote_addr or "unknown"
     networks = current_app.extensions.get("chronicle.trusted_proxies", ())
     address = remote
     if networks and _is_trusted(remote, networks):
         hops = [
             h.strip()
-            for line in request.headers.getlist("X-Forwarded-For")
+            for line in req.headers.getlist("X-Forwarded-For")
             for h in line.split(",")
             if h.strip()
         ]
@@ -113,7 +127,7 @@ def client_address() -> str:
             address = hop
             if not _is_trusted(hop, networks):
                 break
-    g.client_address = address
+    ctx.client_address = address
     return address
 
 
@@ -139,17 +153,21 @@ _ids = _Ids()
 
 
 def _start() -> None:
-    g.started = time.perf_counter()
-    given = request.environ.get("HTTP_X_REQUEST_ID", "")
-    g.request_id = given if _SANE_ID.fullmatch(given) else _ids.next()
+    ctx = current_g()
+    ctx.started = time.perf_counter()
+    given = current_request().environ.get("HTTP_X_REQUEST_ID", "")
+    ctx.request_id = given if _SANE_ID.fullmatch(given) else _ids.next()
 
 
 def _require_json() -> None:
-    has_body = bool(request.content_length) or "chunked" in request.headers.get(
-        "Transfer-Encoding", ""
+    req = current_request()
+    if req.method not in ("POST", "PUT", "PATCH"):
+        return
+    has_body = bool(req.content_length) or "chunked" in req.environ.get(
+        "HTTP_TRANSFER_ENCODING", ""
     )
-    if request.method in ("POST", "PUT", "PATCH") and has_body and not request.is_json:
-        given = request.mimetype or "none"
+    if has_body and not req.is_json:
+        given = req.mimetype or "none"
         raise UnsupportedMediaType(
             f"the body must be JSON, sent with Content-Type: application/json "
             f"(this request's Content-Type: {given})"
@@ -165,7 +183,7 @@ _timed: dict[tuple[str, str], Any] = {}
 
 def _finish(response: Response) -> Response:
     # every request pays for this: the proxies (request, g) are resolved once each
-    req, ctx = request._get_current_object(), g._get_current_object()  # type: ignore[attr-defined]
+    req, ctx = current_request(), current_g()
     rid = ctx.get("request_id")
     if rid:
         response.headers[REQUEST_ID] = rid
