@@ -219,9 +219,10 @@ class Connection:
         alive: Callable[[], bool],
         timeout: float,
         log: Any,
+        counted: Callable[[], None] = lambda: None,
     ) -> None:
         self.app, self.sock, self.server, self.alive = app, sock, server, alive
-        self.timeout, self.log = timeout, log
+        self.timeout, self.log, self.counted = timeout, log, counted
         self.remote = (str(addr[0]), str(addr[1])) if isinstance(addr, tuple) else ("", "")
         self.buf = b""
 
@@ -367,6 +368,7 @@ class Connection:
                 if head is None:
                     return
                 env, body, keep, cont = self._environ(head)
+                self.counted()
             except Refused as r:
                 self.log.warning("Invalid request from ip=%s: %s", self.remote[0], r.message)
                 self._send_quietly(error_bytes(r.status, r.reason, r.code, r.message))

@@ -82,8 +82,9 @@ class Worker(GeventWorker):
             name = listener.getsockname()
             server = (str(name[0]), str(name[1])) if isinstance(name, tuple) else (str(name), "")
             conn = http1.Connection(
-                self.wsgi, client, addr, server, self._alive, header_timeout(), self.log
-            )
+                self.wsgi, client, addr, server, self._alive, header_timeout(), self.log,
+                counted=self._counted,
+            )  # fmt: skip
             conn.serve()
         except OSError:
             pass  # the client went away: nothing to answer
@@ -96,6 +97,14 @@ class Worker(GeventWorker):
 
     def _alive(self) -> bool:
         return bool(self.alive)
+
+    def _counted(self) -> None:
+        """A request read: gunicorn's ``--max-requests`` restarts the process after that many
+        (its connections close after their current answers)."""
+        self.nr += 1
+        if self.nr >= self.max_requests and self._alive():
+            self.log.info("Autorestarting worker after current request.")
+            self.alive = False
 
     def notify(self) -> None:
         super().notify()

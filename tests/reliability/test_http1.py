@@ -9,11 +9,20 @@ from __future__ import annotations
 import json
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import requests
 
-from tests.reliability.served import Served, raw_request, served, wait_until
+from tests.reliability.served import (
+    Served,
+    alive,
+    cmdline,
+    descendants,
+    raw_request,
+    served,
+    wait_until,
+)
 
 
 @pytest.fixture(scope="module")
@@ -224,3 +233,18 @@ def test_a_head_sent_a_byte_at_a_time_is_read(serve: Served) -> None:
             s.sendall(data[i : i + 1])
         status, headers, _, _ = _read_answer(s)
         assert (status, headers["x-request-id"]) == (200, "drip-1")
+
+
+def test_max_requests_restarts_the_api_process(tmp_path: Path) -> None:
+    """gunicorn's ``--max-requests`` still counts requests (``Worker._counted``)."""
+    with served(tmp_path, GUNICORN_CMD_ARGS="--max-requests 5") as s:
+        assert s.proc is not None
+
+        def api_processes() -> set[int]:
+            return {p for p in descendants(s.proc.pid) if "gunicorn" in cmdline(p) and alive(p)}
+
+        before = api_processes()
+        for _ in range(12):
+            got = requests.get(s.base + "/healthz", headers={"Connection": "close"}, timeout=5)
+            assert got.ok
+        wait_until(lambda: api_processes() - before, 15, "no API process was restarted")
