@@ -38,8 +38,10 @@ unread beyond ``DRAIN`` bytes.  A body without ``Content-Length`` is chunked on 
 HTTP/1.0.  ``HEAD`` and 1xx/204/304 answers carry no body.  An error in the app before its
 headers are sent is a 500 in the JSON shape (logged); after, the connection is closed.
 
-The environ has what PEP 3333 asks, ``RAW_URI``, and ``chronicle.socket``: the client's
-socket, for the stream hub's direct writes (``service.http.stream.direct_socket``).
+The environ has what PEP 3333 asks, ``RAW_URI``, ``chronicle.socket`` (the client's socket,
+for the stream hub's direct writes: ``service.http.stream.direct_socket``) and
+``chronicle.header_bytes`` (the size of the headers as ``service.http.edge.header_bytes``
+counts it, counted while they are read, so the edge does not walk the environ again).
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ from typing import Any
 from urllib.parse import unquote_to_bytes
 
 import gevent
+
+from service.http.edge import HEADER_BYTES_KEY
 
 LIMIT_REQUEST_LINE = 8190
 LIMIT_REQUEST_FIELD_SIZE = 16384
@@ -278,6 +282,7 @@ class Connection:
         coding: bytes | None = None
         connection = b""
         expect = b""
+        fields = 0  # service.http.edge.header_bytes of the environ, counted as it is built
         for line in lines[1:]:
             if len(line) > LIMIT_REQUEST_FIELD_SIZE:
                 raise _too_large(f"a header field is over {LIMIT_REQUEST_FIELD_SIZE} bytes")
@@ -302,7 +307,12 @@ class Connection:
                 continue
             key = _SPECIAL.get(upper) or "HTTP_" + upper.decode("latin-1").replace("-", "_")
             text = value.decode("latin-1")
-            env[key] = env[key] + "," + text if key in env else text
+            if key in env:
+                env[key] = env[key] + "," + text
+                fields += 1 + len(text)
+            else:
+                env[key] = text
+                fields += len(name) + len(text) + 4
         chunked = False
         if coding is not None:
             if length is not None:
@@ -339,6 +349,7 @@ class Connection:
                 "wsgi.multiprocess": True,
                 "wsgi.run_once": False,
                 SOCKET_KEY: self.sock,
+                HEADER_BYTES_KEY: fields,
             }
         )
         return env, body, keep, expect == b"100-continue" and (chunked or bool(size))

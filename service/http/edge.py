@@ -17,6 +17,7 @@ from typing import Any
 
 MAX_URL = 4096  # bytes of path and query string together
 MAX_HEADERS = 8192  # bytes of every request header, names and values, together
+HEADER_BYTES_KEY = "chronicle.header_bytes"  # header_bytes, counted by service.http1
 
 
 def error_response(status: int, reason: str, code: str, message: str) -> tuple[str, list, bytes]:
@@ -49,7 +50,7 @@ class EdgeLimits:
                 414, "URI Too Long", "uri_too_long",
                 f"the URL is {url} bytes long; at most {MAX_URL}",
             )  # fmt: skip
-        elif (size := header_bytes(environ)) > MAX_HEADERS:
+        elif (size := environ.get(HEADER_BYTES_KEY) or header_bytes(environ)) > MAX_HEADERS:
             refused = error_response(
                 431, "Request Header Fields Too Large", "headers_too_large",
                 f"the request headers are {size} bytes long; at most {MAX_HEADERS}",

@@ -13,7 +13,11 @@ from pathlib import Path
 
 import pytest
 import requests
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from service import http1
+from service.http import edge
 from tests.reliability.served import (
     Served,
     alive,
@@ -248,3 +252,29 @@ def test_max_requests_restarts_the_api_process(tmp_path: Path) -> None:
             got = requests.get(s.base + "/healthz", headers={"Connection": "close"}, timeout=5)
             assert got.ok
         wait_until(lambda: api_processes() - before, 15, "no API process was restarted")
+
+
+_NAMES = st.sampled_from(
+    ["Host", "Content-Type", "Content-Length", "X-A", "x-a", "X_Under", "Accept", "Cookie"]
+)
+_VALUES = st.text(  # visible ASCII and Latin-1 (obs-text): what a value may hold
+    alphabet=st.characters(min_codepoint=0x21, max_codepoint=0xFF, exclude_characters="\x7f"),
+    max_size=30,
+)
+
+
+@given(st.lists(st.tuples(_NAMES, _VALUES), max_size=12))
+@settings(max_examples=300, deadline=None)
+def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[str, str]]) -> None:
+    """``chronicle.header_bytes`` equals ``service.http.edge.header_bytes`` of the environ
+    (repeated fields joined, ``_`` names dropped, Content-Type and Content-Length by their
+    CGI names), so the edge's 431 is the same under either server."""
+    lines = [b"GET /healthz HTTP/1.1"]
+    for name, value in fields:
+        if name == "Content-Length":
+            value = "12"
+        lines.append(f"{name}: {value}".encode("latin-1"))
+    conn = http1.Connection(None, None, ("127.0.0.1", 1), ("127.0.0.1", "80"), bool, 1.0, None)
+    env = conn._environ(b"\r\n".join(lines))[0]
+    counted = env.pop(edge.HEADER_BYTES_KEY)
+    assert counted == edge.header_bytes(env)
