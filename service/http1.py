@@ -47,7 +47,6 @@ counts it, counted while they are read, so the edge does not walk the environ ag
 from __future__ import annotations
 
 import contextlib
-import json
 import re
 import sys
 import time
@@ -57,7 +56,7 @@ from urllib.parse import unquote_to_bytes
 
 import gevent
 
-from service.http.edge import HEADER_BYTES_KEY
+from service.http.edge import HEADER_BYTES_KEY, error_response
 
 LIMIT_REQUEST_LINE = 8190
 LIMIT_REQUEST_FIELD_SIZE = 16384
@@ -105,12 +104,10 @@ def http_date() -> bytes:
 
 
 def error_bytes(status: int, reason: str, code: str, message: str) -> bytes:
-    body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
-    ).encode("latin-1")
-    return head + body
+    """A whole answer in the contract's error shape, closing the connection: the edge's."""
+    line, headers, body = error_response(status, reason, code, message)
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers)
+    return f"HTTP/1.1 {line}\r\n{head}\r\n".encode("latin-1") + body
 
 
 class Body:
@@ -483,7 +480,8 @@ class Connection:
         except OSError as e:
             raise Closed() from e
         except Exception:
-            self.log.exception("Error handling request %s", env.get("RAW_URI", ""))
+            # the path only: a query string may carry a stream ticket
+            self.log.exception("Error handling request %s", env["PATH_INFO"][:200])
             if not state.get("sent"):
                 self._send_quietly(
                     error_bytes(
