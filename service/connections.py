@@ -61,7 +61,7 @@ class QuickCheckParser(_HiredisParser):
         sock, reader = getattr(self, "_sock", None), getattr(self, "_reader", None)
         if timeout or sock is None or reader is None or reader.has_data():
             return bool(super().can_read(timeout))
-        if hasattr(sock, "pending"):
+        if hasattr(sock, "pending"):  # TLS: bytes may wait in its own buffer
             return bool(super().can_read(timeout))
         poller = (QuickCheckParser._poll or _system_poll())()
         if QuickCheckParser._yield is not None:

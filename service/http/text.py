@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask
 
 from domain.errors import BadAction
+from service.http.middleware import current_request
 
 READ_HEADERS = (  # (name, its WSGI key)
     ("Authorization", "HTTP_AUTHORIZATION"),
@@ -62,7 +63,7 @@ def first_bad(value: Any, where: str) -> tuple[str, str] | None:
 
 
 def _refuse_bad_text() -> None:
-    req = request._get_current_object()  # type: ignore[attr-defined]
+    req = current_request()
     environ = req.environ
     found: tuple[str, str] | None = None
     for name, key in READ_HEADERS:
