@@ -107,8 +107,13 @@ def _serve(args: argparse.Namespace) -> int:
         say,
     )
     from service.redis_server import RedisServer, binary
-    from service.serving import gunicorn_command
+    from service.serving import gunicorn_command, timeouts
 
+    try:
+        timeouts()  # each API process reads them again; a bad one is said here, once
+    except ValueError as exc:
+        print(f"chronicle: {exc}", file=sys.stderr)
+        return 2
     raise_fd_limit()
     env = dict(os.environ)
     me = os.getpid()

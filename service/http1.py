@@ -7,7 +7,7 @@ own request parser and response writer took about 15% of an API process's CPU un
 (a ``py-spy`` profile, issue 16: its parser reads a line at a time through two buffers,
 builds a dozen objects a request, formats a date every response and reads its settings
 through ``Config.__getattr__``); this reads a head in one search for the blank line and
-one split, and a response is one ``sendall`` when it is short.
+one split, and a response is one ``send`` when it is short.
 
 **What it accepts** (RFC 9112, strictly; anything else is refused in the contract's JSON
 error shape and the connection closed):
@@ -25,10 +25,22 @@ error shape and the connection closed):
   is how requests are smuggled past a proxy); any other coding is 501;
 - ``Expect: 100-continue`` (answered at once), any other expectation is 417.
 
-The head (line and fields) must arrive within the header timeout (``header_timeout()``) of
-the connection or of the previous response; a client that sends half a request, or nothing
-on a kept-alive connection, is closed then.  The service's own, lower limits on URL and
-headers (``service.http.edge``) answer first in practice.
+**Time limits** (``Timeouts``; ``service.serving.timeouts()`` reads them from the environment).
+A client on a public address may stop half-way on purpose, and each connection it holds is a
+greenlet and a slot:
+
+- the head (line and fields) must arrive within ``header`` seconds of the connection or of
+  the previous response; a client that sends half a request, or nothing on a kept-alive
+  connection, is closed then;
+- the body must arrive within ``body`` seconds of its head, and no read of it may wait more
+  than ``io`` seconds for a byte: else 408 ``request_timeout``, and the connection is closed
+  (a body dripped a byte at a time, or one that stops);
+- no write of an answer may wait more than ``io`` seconds for the client to take a byte (the
+  socket's timeout, which the stream hub's writes to a watcher's socket have too): a client
+  that stops reading is closed, however long a slow reader that keeps reading takes.
+
+The service's own, lower limits on URL and headers (``service.http.edge``) answer first in
+practice.
 
 **What it answers.**  The status and headers the app gives, a ``Date``, and
 ``Connection: close`` when the connection ends after this answer: the client asked,
@@ -51,6 +63,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import unquote_to_bytes
 
@@ -73,6 +86,16 @@ _DIGITS = re.compile(rb"[0-9]{1,18}")
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,15})[ \t]*(?:;.*)?")
 _NO_BODY = frozenset((204, 304))
 _SPECIAL = {b"CONTENT-TYPE": "CONTENT_TYPE", b"CONTENT-LENGTH": "CONTENT_LENGTH"}
+
+
+@dataclass(frozen=True)
+class Timeouts:
+    """Seconds: the head's whole time, the body's whole time, and the longest wait of one read
+    of a body or one write of an answer (see the module's docstring)."""
+
+    header: float = 10.0
+    body: float = 60.0
+    io: float = 30.0
 
 
 class Refused(Exception):
@@ -117,13 +140,42 @@ class Body:
     def __init__(self, conn: Connection, length: int | None, chunked: bool) -> None:
         self.conn, self.left, self.chunked = conn, length or 0, chunked
         self.done = not chunked and not length
+        self.broken = False  # cut, malformed or late: the connection is not reused
         self._chunk_left = 0
+        self._deadline = time.monotonic() + conn.timeouts.body
 
     def _more(self) -> None:
-        data = self.conn.sock.recv(RECV)
+        """More of the body from the socket: within the body's deadline, and no wait longer
+        than the io timeout (the socket's)."""
+        conn = self.conn
+        left = self._deadline - time.monotonic()
+        if left <= 0:
+            raise self._late()
+        short = left < conn.timeouts.io
+        try:
+            if short:
+                conn.sock.settimeout(left)
+            data = conn.sock.recv(RECV)
+        except TimeoutError:
+            raise self._late() from None
+        except OSError:
+            self.broken = True
+            raise
+        finally:
+            if short:
+                conn.sock.settimeout(conn.timeouts.io)
         if not data:
+            self.broken = True
             raise _body_error("the connection closed before the end of the body")
-        self.conn.buf += data
+        conn.buf += data
+
+    def _late(self) -> Exception:
+        self.broken = True
+        t = self.conn.timeouts
+        return _late_error(
+            f"the body did not arrive in time (at most {t.body:g} s in all, "
+            f"and no wait over {t.io:g} s for the next byte)"
+        )
 
     def _take(self, n: int) -> bytes:
         """Up to ``n`` (> 0) bytes of the connection's stream, at least one."""
@@ -137,6 +189,7 @@ class Body:
         conn = self.conn
         while (i := conn.buf.find(b"\r\n")) < 0:
             if len(conn.buf) > 4096:
+                self.broken = True
                 raise _body_error("a chunk's size line is too long")
             self._more()
         line, conn.buf = conn.buf[:i], conn.buf[i + 2 :]
@@ -154,6 +207,7 @@ class Body:
         if self._chunk_left == 0:
             m = _CHUNK_SIZE.fullmatch(self._line())
             if m is None:
+                self.broken = True
                 raise _body_error("a malformed chunk size")
             self._chunk_left = int(m.group(1), 16)
             if self._chunk_left == 0:
@@ -164,6 +218,7 @@ class Body:
         data = self._take(min(n, self._chunk_left))
         self._chunk_left -= len(data)
         if self._chunk_left == 0 and self._line():
+            self.broken = True
             raise _body_error("a chunk does not end where its size says")
         return data
 
@@ -200,6 +255,8 @@ class Body:
 
     def drain(self, limit: int) -> bool:
         """Read what is left of the body, up to ``limit`` bytes: whether it all was."""
+        if self.broken:
+            return False
         try:
             while not self.done and limit > 0:
                 limit -= len(self._read1(min(RECV, limit)))
@@ -218,12 +275,12 @@ class Connection:
         addr: Any,
         server: tuple[str, str],
         alive: Callable[[], bool],
-        timeout: float,
+        timeouts: Timeouts,
         log: Any,
         counted: Callable[[], None] = lambda: None,
     ) -> None:
         self.app, self.sock, self.server, self.alive = app, sock, server, alive
-        self.timeout, self.log, self.counted = timeout, log, counted
+        self.timeouts, self.log, self.counted = timeouts, log, counted
         self.remote = (str(addr[0]), str(addr[1])) if isinstance(addr, tuple) else ("", "")
         self.buf = b""
 
@@ -233,7 +290,7 @@ class Connection:
         or the header timeout passed before a whole head came.  Each byte is searched once
         (a client sending a byte at a time must not cost a search of everything so far), and
         a head is at most ``MAX_HEAD`` bytes."""
-        timer = gevent.Timeout(self.timeout)
+        timer = gevent.Timeout(self.timeouts.header)
         timer.start()
         try:
             buf = self.buf.lstrip(b"\r\n") if self.buf[:1] in (b"\r", b"\n") else self.buf
@@ -370,7 +427,9 @@ class Connection:
 
     # ---- the loop -------------------------------------------------------------------------
     def serve(self) -> None:
+        sock, io = self.sock, self.timeouts.io
         while True:
+            sock.settimeout(None)  # the head's reads: its own timer bounds them all
             try:
                 head = self._head()
                 if head is None:
@@ -383,13 +442,14 @@ class Connection:
                 return
             except OSError:
                 return
+            sock.settimeout(io)  # from here each read of the body and write of the answer
             if cont:
                 try:
-                    self.sock.sendall(b"HTTP/1.1 100 Continue\r\n\r\n")
+                    self._send(b"HTTP/1.1 100 Continue\r\n\r\n")
                 except OSError:
                     return
             try:
-                keep = self._respond(env, keep) and keep
+                keep = self._respond(env, body, keep) and keep
             except Closed:
                 return
             if not keep or not self.alive():
@@ -397,11 +457,30 @@ class Connection:
             if not body.done and not body.drain(DRAIN):
                 return
 
+    def _send(self, data: bytes) -> None:
+        """All of ``data``, with the io timeout on each wait for the client to take more, not
+        on the whole (gevent's ``sendall`` bounds the whole answer by the socket's timeout,
+        and asks the socket's buffer size first): a slow reader gets a long answer as long as
+        it keeps reading; one that stops is closed (``TimeoutError``, an ``OSError``)."""
+        send = self.sock.send
+        try:
+            sent = send(data)
+            if sent < len(data):
+                view = memoryview(data)
+                while sent < len(view):
+                    sent += send(view[sent:])
+        except TimeoutError:
+            self.log.warning(
+                "Closing a connection from ip=%s: it took nothing of its answer for %g s",
+                self.remote[0], self.timeouts.io,
+            )  # fmt: skip
+            raise
+
     def _send_quietly(self, data: bytes) -> None:
         with contextlib.suppress(OSError):
-            self.sock.sendall(data)
+            self._send(data)
 
-    def _respond(self, env: dict[str, Any], keep: bool) -> bool:
+    def _respond(self, env: dict[str, Any], body: Body, keep: bool) -> bool:
         """Call the app for ``env`` and send its answer: whether the connection may serve
         another request after it."""
         state: dict[str, Any] = {}
@@ -421,7 +500,7 @@ class Connection:
             code = int(status[:3])
             lines = [b"HTTP/1.1 ", status.encode("latin-1"), b"\r\n"]
             length = None
-            stay = keep and self.alive()
+            stay = keep and self.alive() and not body.broken
             for name, value in state["headers"]:
                 if "\r" in value or "\n" in value or "\r" in name or "\n" in name:
                     raise ValueError(f"a response header with a line break: {name!r}")
@@ -465,7 +544,7 @@ class Connection:
         def write(data: bytes) -> None:
             out = frame(data) if state.get("sent") else head(data)
             if out:
-                self.sock.sendall(out)
+                self._send(out)
 
         result: Iterable[bytes] | None = None
         try:
@@ -474,9 +553,9 @@ class Connection:
                 if data:
                     write(data)
             if not state.get("sent"):
-                self.sock.sendall(head(b""))
+                self._send(head(b""))
             elif state["chunked"]:
-                self.sock.sendall(b"0\r\n\r\n")
+                self._send(b"0\r\n\r\n")
         except OSError as e:
             raise Closed() from e
         except Exception:
@@ -510,6 +589,13 @@ def _body_error(message: str) -> Exception:
     from werkzeug.exceptions import BadRequest
 
     return BadRequest(message)
+
+
+def _late_error(message: str) -> Exception:
+    """A body that did not come in time, as the app's 408 (``request_timeout``)."""
+    from werkzeug.exceptions import RequestTimeout
+
+    return RequestTimeout(message)
 
 
 def _too_large(message: str) -> Refused:

@@ -11,10 +11,12 @@ that decided it are in the README (``python -m bench.edge``).
 
 What this class changes in gunicorn's worker:
 
-- **Its connections are served by ``service.http1``**: reading each request (with a header
-  timeout: a request's line and headers must arrive within ``CHRONICLE_HEADER_TIMEOUT``
-  seconds, default 10, of the connection or of the previous response), refusing what is
-  malformed or too large in the contract's JSON error shape, and writing the answer.
+- **Its connections are served by ``service.http1``**: reading each request, refusing what is
+  malformed or too large in the contract's JSON error shape, and writing the answer, within
+  time limits (``timeouts()``): a request's line and headers must arrive within
+  ``CHRONICLE_HEADER_TIMEOUT`` seconds (default 10) of the connection or of the previous
+  response, its body within ``CHRONICLE_BODY_TIMEOUT`` (60) of its head, and no read of a body
+  or write of an answer may wait over ``CHRONICLE_IO_TIMEOUT`` (30) for the client.
   gunicorn keeps the processes: the master, forking, signals, the worker timeout, graceful
   stops (a kept-alive connection closes after its current answer).
 - **Balanced accepts** (``service.balance``): a new connection goes to the API process
@@ -30,6 +32,7 @@ from __future__ import annotations
 import gc
 import os
 import sys
+from collections.abc import Mapping
 from typing import Any
 
 from gunicorn import util
@@ -39,12 +42,29 @@ from gunicorn.workers.ggevent import GeventWorker
 from service import http1
 from service.balance import Balance, BalancedServer, Slots
 
-HEADER_TIMEOUT = 10.0
 WORKER_CONNECTIONS = 10_000
+TIMEOUT_SETTINGS = {  # Timeouts' field -> its environment variable
+    "header": "CHRONICLE_HEADER_TIMEOUT",
+    "body": "CHRONICLE_BODY_TIMEOUT",
+    "io": "CHRONICLE_IO_TIMEOUT",
+}
 
 
-def header_timeout() -> float:
-    return float(os.environ.get("CHRONICLE_HEADER_TIMEOUT") or HEADER_TIMEOUT)
+def timeouts(env: Mapping[str, str] = os.environ) -> http1.Timeouts:
+    """The connections' time limits from the environment (seconds, > 0), else the defaults.
+    Read in each API process at its start: a bad value stops it with the variable named."""
+    given = {}
+    for field, name in TIMEOUT_SETTINGS.items():
+        raw = env.get(name)
+        if raw:
+            try:
+                value = float(raw)
+            except ValueError:
+                value = float("nan")
+            if not 0 < value < float("inf"):
+                raise ValueError(f"{name} must be a number of seconds above 0, not {raw!r}")
+            given[field] = value
+    return http1.Timeouts(**given)
 
 
 SLOTS = Slots()  # made in gunicorn's master, which imports this module: shared by its children
@@ -64,6 +84,7 @@ class Worker(GeventWorker):
         self.slot = SLOTS.assign(self)  # in the master, before the fork
 
     def init_process(self) -> None:
+        self.timeouts = timeouts()
         self.balance: Balance | None = None
         if self.cfg.workers > 1 and not os.environ.get("CHRONICLE_UNBALANCED"):
             self.balance = Balance(SLOTS, self.slot)
@@ -82,7 +103,7 @@ class Worker(GeventWorker):
             name = listener.getsockname()
             server = (str(name[0]), str(name[1])) if isinstance(name, tuple) else (str(name), "")
             conn = http1.Connection(
-                self.wsgi, client, addr, server, self._alive, header_timeout(), self.log,
+                self.wsgi, client, addr, server, self._alive, self.timeouts, self.log,
                 counted=self._counted,
             )  # fmt: skip
             conn.serve()

@@ -63,6 +63,12 @@ ERRORS: tuple[ErrorCode, ...] = (
     ErrorCode("game_not_waiting", 409, "the game has started: nobody joins any more"),
     ErrorCode("turn_timed_out", 409, "a timeout was appended since the version acted on"),
     ErrorCode("precondition_failed", 412, "`If-Match` names a head that has moved"),
+    ErrorCode(
+        "request_timeout",
+        408,
+        "the body did not arrive in time (the server's body and io timeouts); "
+        "the connection is closed",
+    ),
     ErrorCode("payload_too_large", 413, "the body is larger than the limit"),
     ErrorCode("uri_too_long", 414, "the URL is longer than the edge's limit (any request)"),
     ErrorCode(
@@ -102,6 +108,7 @@ HTTP_CODES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     413: "payload_too_large",
     414: "uri_too_long",
     415: "bad_request",

@@ -6,7 +6,7 @@
   operation itself (``ErrorResponses``, an apispec plugin: it runs for every route registered,
   including routes added later, with no per-endpoint work): 400 for a request with a body or
   parameters, 401/403 for one that takes a bearer token, 404 under a game, 409 for a write
-  under a game, 412 with an ``If-Match`` header, 413 with a body, 422 with an
+  under a game, 412 with an ``If-Match`` header, 408 and 413 with a body, 422 with an
   ``Idempotency-Key`` or where the operation declares it, 429 unless the route is not
   rate-limited, 503 unless it never touches Redis, 507 for writes.  Each response lists the
   codes of its status, from the one table (``errors.ERRORS``), whose closed enum the error
@@ -80,7 +80,7 @@ def error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[in
     if _header(operation, "if-match"):
         out.add(412)
     if has_body:
-        out.add(413)
+        out |= {408, 413}  # a body too slow to come (``service.http1``), or too large
     if _header(operation, "idempotency-key") or 422 in declared:
         out.add(422)
     if not path.startswith(limits.UNLIMITED_PATHS):

@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import select
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -276,7 +278,9 @@ def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[s
         if name == "Content-Length":
             value = "12"
         lines.append(f"{name}: {value}".encode("latin-1"))
-    conn = http1.Connection(None, None, ("127.0.0.1", 1), ("127.0.0.1", "80"), bool, 1.0, None)
+    conn = http1.Connection(
+        None, None, ("127.0.0.1", 1), ("127.0.0.1", "80"), bool, http1.Timeouts(), None
+    )
     env = conn._environ(b"\r\n".join(lines))[0]
     counted = env.pop(edge.HEADER_BYTES_KEY)
     assert counted == edge.header_bytes(env)
@@ -330,3 +334,103 @@ def test_mutated_requests_get_no_5xx_and_leave_the_server_up(serve: Served) -> N
     assert answered > 300, "most mutated requests are answered (the rest are half heads)"
     assert requests.get(serve.base + "/healthz", timeout=5).ok
     assert "Traceback" not in serve.output()
+
+
+# ---- time limits on a body and on an answer (service.http1.Timeouts) ------------------------
+IO_TIMEOUT, BODY_TIMEOUT = 1.5, 3.0
+
+
+@pytest.fixture(scope="module")
+def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    with served(
+        tmp_path_factory.mktemp("http1-timeouts"),
+        CHRONICLE_IO_TIMEOUT=str(IO_TIMEOUT),
+        CHRONICLE_BODY_TIMEOUT=str(BODY_TIMEOUT),
+    ) as s:
+        yield s
+
+
+POST_HEAD = (
+    b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 200\r\n\r\n"
+)
+
+
+def _timed_out(s: socket.socket) -> None:
+    """A 408 ``request_timeout`` in the JSON shape, with Connection: close, then the end."""
+    status, headers, body, rest = _read_answer(s)
+    assert _error((status, headers, body), 408) == "request_timeout"
+    assert headers["connection"] == "close"
+    assert rest == b"" and _closed(s)
+
+
+def test_a_body_that_stops_is_a_408_after_the_io_timeout(impatient: Served) -> None:
+    with socket.create_connection(("127.0.0.1", impatient.port), timeout=10) as s:
+        started = time.monotonic()
+        s.sendall(POST_HEAD + b'{"game"')
+        _timed_out(s)
+        took = time.monotonic() - started
+    assert IO_TIMEOUT - 0.2 < took < IO_TIMEOUT + 3, took
+    assert requests.get(impatient.base + "/healthz", timeout=5).ok
+
+
+def test_a_body_dripped_a_byte_at_a_time_is_a_408_after_the_body_timeout(
+    impatient: Served,
+) -> None:
+    """Each byte comes well within the io timeout; the body as a whole does not."""
+    with socket.create_connection(("127.0.0.1", impatient.port), timeout=10) as s:
+        started = time.monotonic()
+        s.sendall(POST_HEAD)
+        for _ in range(40):  # 40 x 0.4 s, far beyond the body timeout: bounded either way
+            readable, _, _ = select.select([s], [], [], 0.4)
+            if readable:
+                break
+            s.sendall(b" ")
+        else:
+            pytest.fail("no answer while the body dripped for 16 s")
+        _timed_out(s)
+        took = time.monotonic() - started
+    assert BODY_TIMEOUT - 0.2 < took < BODY_TIMEOUT + 3, took
+
+
+def test_a_client_that_stops_reading_its_answers_is_closed(impatient: Served) -> None:
+    """Pipelined requests for a large answer, none read: once the socket buffers are full the
+    server waits for the client, and after the io timeout closes the connection (without the
+    limit it waits for ever, holding a greenlet and a connection slot)."""
+    ask = b"GET /api/v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n"
+    size = len(requests.get(impatient.base + "/api/v1/openapi.json", timeout=10).content)
+    count = 64 * 1024 * 1024 // size + 1  # more than any socket buffers hold
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        s.settimeout(10)
+        s.connect(("127.0.0.1", impatient.port))
+        with contextlib.suppress(OSError):  # the server may close before all are sent
+            s.sendall(ask * count)
+        time.sleep(IO_TIMEOUT * 2 + 1)
+        got, ended = 0, False
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                data = s.recv(1024 * 1024)
+            except ConnectionResetError:
+                data = b""
+            if not data:
+                ended = True
+                break
+            got += len(data)
+    assert ended, "the connection was still open after a minute of reading"
+    assert got < size * count, "every answer came: the server never gave up on the client"
+    log = impatient.log.read_text()
+    assert "it took nothing of its answer for 1.5 s" in log
+    assert requests.get(impatient.base + "/healthz", timeout=5).ok
+
+
+def test_the_time_limits_come_from_the_environment_and_a_bad_one_is_refused() -> None:
+    from service import serving
+
+    assert serving.timeouts({}) == http1.Timeouts(header=10.0, body=60.0, io=30.0)
+    got = serving.timeouts({"CHRONICLE_IO_TIMEOUT": "2.5", "CHRONICLE_HEADER_TIMEOUT": "4"})
+    assert (got.header, got.body, got.io) == (4.0, 60.0, 2.5)
+    for bad in ("0", "-1", "soon", "inf", "nan"):
+        with pytest.raises(ValueError, match="CHRONICLE_BODY_TIMEOUT must be"):
+            serving.timeouts({"CHRONICLE_BODY_TIMEOUT": bad})
