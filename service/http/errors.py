@@ -166,12 +166,6 @@ def http_error(error: HTTPException) -> Any:
         return jsonify(body("internal", "internal error; it has been logged")), 500
     details: dict[str, Any] = {}
     headers = _kept_headers(error)
-    limit = getattr(error, "limit", None)  # flask-limiter's RateLimitExceeded
-    if status == 429 and limit is not None:
-        retry_after = int(limit.limit.get_expiry())  # the window's length: an upper bound
-        details = {"limit": str(limit.limit), "retry_after": retry_after}
-        headers = [(k, v) for k, v in headers if k.lower() != "retry-after"]
-        headers.append(("Retry-After", str(retry_after)))
     message = error.description or error.name
     if status == 429:
         message = f"rate limit exceeded ({message}); retry later"

@@ -32,7 +32,7 @@ per token, against their own windows, apart from the rate limits above.  Over a 
 429 ``rate_limited``; nothing is stored.  The storage budget itself (507 ``storage_full``) is
 ``service/budget.py``'s.
 
-Configuration, read when the app is built (``flask-limiter`` syntax, e.g. ``600/minute`` or
+Configuration, read when the app is built (the ``limits`` package's syntax, e.g. ``600/minute`` or
 ``20/second;600/minute``; ``off`` disables that limit):
 
 - ``CHRONICLE_RATE_LIMIT``: per token, default ``DEFAULT_TOKEN_LIMIT``;

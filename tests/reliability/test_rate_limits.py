@@ -1,4 +1,4 @@
-"""Rate limits per token and per address (flask-limiter, counters in the service's Redis):
+"""Rate limits per token and per address (counters in the service's Redis, one script call):
 429 ``rate_limited`` in the contract's shape, nothing appended, no raw token in Redis."""
 
 from __future__ import annotations
