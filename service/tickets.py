@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import os
 import time
 
@@ -35,7 +36,9 @@ def issue(meta: GameMeta, game_id: str, caller: Caller, now: float | None = None
     if caller.role != SEAT or caller.seat is None:
         raise Unauthorized("a stream ticket is for a seat: send its token")
     seconds = lifetime()
-    expires = int(now if now is not None else time.time()) + seconds
+    # rounded up: a ticket lives at least ``expires_in`` seconds (rounded down, one issued at
+    # x.9 s with a lifetime of 1 s lived a tenth of a second)
+    expires = math.ceil(now if now is not None else time.time()) + seconds
     stored = meta.tokens[caller.seat]
     assert stored is not None  # a seat with a token
     ticket = f"{caller.seat}.{expires}.{_mac(stored, game_id, caller.seat, expires)}"
