@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
+from domain import jsontext
 from domain import shapes as sh
 from domain import table as tables
 from domain.errors import BadAction, Forbidden
@@ -240,7 +241,7 @@ def new_table(config: Config) -> tables.Table:
 
 def normalized(events: Sequence[Event]) -> list[Event]:
     """Events whose data went through JSON, exactly as they will be read back from the log."""
-    return [Event(e.type, e.seat, json.loads(json.dumps(e.data))) for e in events]
+    return [Event(e.type, e.seat, json.loads(jsontext.plain(e.data))) for e in events]
 
 
 def create(game: Game, config: Config, rng: Rng) -> list[Event]:

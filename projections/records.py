@@ -8,11 +8,11 @@ give back exactly the recorded events; that is how an imported log is checked.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from domain import jsontext
 from domain.engine import Event
 
 CREATE, FINISH = "create", "finish"
@@ -89,4 +89,5 @@ def from_full(doc: dict[str, Any]) -> Recorded:
 
 def dumps(value: Any) -> str:
     """The canonical JSON used for hashing and storage: sorted keys, no spaces, UTF-8."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return jsontext.canonical(value)  # json.dumps(value, sort_keys=True, separators=(",", ":"),
+    # ensure_ascii=False), from an encoder built once

@@ -10,11 +10,13 @@ from inspect import iscoroutinefunction
 from typing import Any
 
 from flask import Flask, request
+from flask.json.provider import DefaultJSONProvider
 from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
 from rq import Queue
 from rq.serializers import JSONSerializer
 
+from domain import jsontext
 from service import observability, webhooks
 from service.chronicle import Chronicle
 from service.clocks import Clocks
@@ -52,13 +54,31 @@ MAX_BODY = 64 * 1024
 MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger than an action
 
 
+class JSONOnce(DefaultJSONProvider):
+    """Flask's JSON provider, its answers written by an encoder built once
+    (``domain.jsontext``): the same text (sorted keys, ASCII, Flask's ``default`` for dates,
+    UUIDs and dataclasses) without a new ``JSONEncoder`` per answer.  A call with options of
+    its own goes to Flask's."""
+
+    def __init__(self, app: Flask) -> None:
+        super().__init__(app)
+        self._dumps = jsontext.encoder(
+            sort_keys=self.sort_keys, ensure_ascii=self.ensure_ascii, default=self.default
+        )
+
+    def dumps(self, obj: Any, **kwargs: Any) -> str:
+        return super().dumps(obj, **kwargs) if kwargs else self._dumps(obj)
+
+
 class ChronicleFlask(Flask):
-    """Flask, with ``ensure_sync`` deciding once per function.
+    """Flask, with ``ensure_sync`` deciding once per function, and ``JSONOnce``.
 
     Flask asks ``inspect.iscoroutinefunction`` of every hook and view on every request (about
     a dozen calls a request here, 5% of a move's CPU); none of ours is async, and whether a
     function is async does not change, so the answer is kept per function (a bound method by
     its function: views are bound to a new instance per request)."""
+
+    json_provider_class = JSONOnce
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

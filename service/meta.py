@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain import jsontext
 from domain.engine import SCORING, Job
 
 # A follow-up as the meta keeps it: the job's kind and seat (its game and version are the
@@ -90,14 +91,12 @@ def follow_ups_of(jobs: list[Job]) -> tuple[FollowUp, ...]:
 def encode_progress(p: Progress) -> dict[str, str]:
     return {
         "status": p.status,
-        "to_act": json.dumps(list(p.to_act)),
-        "follow_ups": json.dumps([list(f) for f in p.follow_ups], separators=_COMPACT),
+        "to_act": jsontext.plain(list(p.to_act)),
+        "follow_ups": jsontext.compact_ascii([list(f) for f in p.follow_ups]),
         "updated_at": str(p.updated_at),
-        **({"result": json.dumps(p.result)} if p.result is not None else {}),
-        **(
-            {"seats": json.dumps(list(p.seats), separators=_COMPACT)} if p.seats is not None else {}
-        ),
-        **({"deadlines": json.dumps(p.deadlines)} if p.deadlines is not None else {}),
+        **({"result": jsontext.plain(p.result)} if p.result is not None else {}),
+        **({"seats": jsontext.compact_ascii(list(p.seats))} if p.seats is not None else {}),
+        **({"deadlines": jsontext.plain(p.deadlines)} if p.deadlines is not None else {}),
     }
 
 

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import logging
 import os
 import sys
@@ -56,6 +55,8 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 from rq import get_current_job
+
+from domain import jsontext
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -223,6 +224,9 @@ def set_request_id_source(source: Callable[[], str | None]) -> None:
     _request_id = source
 
 
+_log_json = jsontext.encoder(default=str)  # json.dumps(doc, default=str), built once
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per record; ``extra={"fields": {...}}`` adds fields."""
 
@@ -239,7 +243,7 @@ class JsonFormatter(logging.Formatter):
         doc.update(getattr(record, "fields", None) or {})
         if record.exc_info:
             doc["exc"] = self.formatException(record.exc_info)
-        return json.dumps(doc, default=str)
+        return _log_json(doc)
 
 
 def configure_logging(stream: Any = None) -> None:

@@ -31,6 +31,7 @@ from typing import Any
 
 import redis
 
+from domain import jsontext
 from projections.records import Recorded
 from service import meta as meta_codec
 from service import observability
@@ -115,7 +116,7 @@ def body_json(rec: Recorded) -> bytes:
     body: list[Any] = [rec.type, rec.seat, rec.actor, rec.data]
     if rec.command is not None:
         body.append(rec.command)
-    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+    return jsontext.compact(body).encode()
 
 
 def encode_record(rec: Recorded) -> bytes:

@@ -51,7 +51,7 @@ from typing import Any, Protocol
 
 import redis
 
-from domain import engine
+from domain import engine, jsontext
 from domain.engine import Config, Game
 from projections.records import Recorded
 from projections.views import Caller, events_for
@@ -75,7 +75,7 @@ def revealed(status: str) -> bool:
 def sse(kind: str, ident: int | None, data: Any) -> bytes:
     """One Server-Sent Event (``id:`` is the game version it brings the watcher to)."""
     head = f"id: {ident}\n" if ident is not None else ""
-    body = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    body = jsontext.compact(data)
     return f"{head}event: {kind}\ndata: {body}\n\n".encode()
 
 
