@@ -55,12 +55,10 @@ def chained(
     key = chain.chain_key(seed)
     out: list[Recorded] = []
     for i, e in enumerate(events):
-        rec = Recorded(
-            version + i + 1, e.type, e.seat, at, actor, command if i == 0 else None,
-            dict(e.data), "",
-        )  # fmt: skip
-        head = chain.link(key, head, rec)
-        out.append(replace(rec, hash=head))
+        fields = (version + i + 1, e.type, e.seat, at, actor, command if i == 0 else None)
+        data = dict(e.data)
+        head = chain.link(key, head, Recorded(*fields, data, ""))
+        out.append(Recorded(*fields, data, head))  # not replace(): it inspects every field
     return out
 
 
@@ -482,9 +480,7 @@ class Commands:
             raise VersionConflict(exc.current) from exc
         head = records[-1].hash
         kept = cur.meta if whole is None else whole
-        self.loader.remember(
-            cur.game_id, match, head, replace(kept, version=match.version, head=head, progress=now)
-        )
+        self.loader.remember(cur.game_id, match, head, kept.moved(match.version, head, now))
         faults.point("after_append")  # tests only: die between the append and the enqueue
         self.jobs.enqueue(engine.follow_ups(cur.game, cur.game_id, match))
         self.hooks.appended(cur, match, records)

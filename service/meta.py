@@ -68,6 +68,14 @@ class GameMeta:
     invitations: tuple[str | None, ...] = ()  # per seat open at creation: its code's hash
     hooks: bool = False  # a seat registered a webhook (``service.webhooks``)
 
+    def moved(self, version: int, head: str, progress: Progress) -> GameMeta:
+        """This meta after a write: ``dataclasses.replace(self, version=..., head=...,
+        progress=...)``, which every move makes, without ``replace``'s inspection of all 18
+        fields (4-5 µs): the same fields, three of them new."""
+        new = object.__new__(GameMeta)
+        new.__dict__.update(self.__dict__, version=version, head=head, progress=progress)
+        return new
+
     @property
     def public(self) -> bool:
         return bool(self.table and self.table.get("public"))

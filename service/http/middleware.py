@@ -47,7 +47,9 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from flask import Flask, Request, Response, current_app, g, has_request_context, request
+from flask import Flask, Request, Response, current_app, g, has_request_context
+from flask.globals import _cv_app as _app_ctx
+from flask.globals import _cv_request as _request_ctx
 from flask_cors import CORS
 from werkzeug.exceptions import UnsupportedMediaType
 
@@ -60,15 +62,18 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 def current_request() -> Request:
-    """The request being served, its proxy resolved once: each use of ``flask.request`` (or
-    ``g``) is a lookup through werkzeug's ``LocalProxy``, about a microsecond, and a move's
-    hooks and view made three dozen of them (issue 16)."""
-    return request._get_current_object()  # type: ignore[attr-defined]
+    """The request being served, read from Flask's context variable: each use of
+    ``flask.request`` (or ``g``) is a lookup through werkzeug's ``LocalProxy``, about a
+    microsecond, and a move's hooks and view made three dozen of them (issue 16); resolving
+    the proxy once still costs that, and the hooks and view each need the request.  The
+    variable is the one the proxy reads (``flask.globals._cv_request``, Flask 3); outside a
+    request it raises ``LookupError``."""
+    return _request_ctx.get().request
 
 
 def current_g() -> Any:
-    """``flask.g`` of the request being served, its proxy resolved once."""
-    return g._get_current_object()
+    """``flask.g`` of the request being served, from Flask's context variable (as above)."""
+    return _app_ctx.get().g
 
 
 def request_id() -> str | None:
