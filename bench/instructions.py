@@ -1,0 +1,127 @@
+"""``python -m bench.instructions [--against REV] [--moves 1000] [--limits]``: the instructions
+a move costs in the API process, counted by valgrind, not timed (issue 16).
+
+On this shared VM a timed figure of one tree moves by 10-40% between runs (the API's CPU per
+move in process went from 0.74 to 1.19 ms within an hour, nothing changed), so a gain of a
+few per cent cannot be seen in ``bench.moves``'s pairs.  The instructions a process executes
+can be counted, and the count of one tree moves by well under 1% between runs.
+
+What is counted: the app in process, as ``bench.move_profile`` runs it (the Flask app called
+as WSGI with the environment gunicorn's processes have, on an embedded Redis of its own,
+recorded Artus moves; no gunicorn, gevent or sockets to the client, which ``bench.moves``
+measures), under callgrind (``--tool=callgrind``, children not traced: Redis is not in the
+count).  Each tree and condition runs twice, with 0 and with N moves after the same set-up
+and 100 warm-up moves; the difference over N is a move's instructions.  The runs go side by
+side, as many as there are cores (a count does not depend on timing).  A run takes about a
+minute.  Needs valgrind (Debian's ``valgrind`` package).
+
+``--against REV`` counts ``git archive REV`` of this repository too (its ``bench.move_profile``
+runs the moves: any tree since issue 16's first round has it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from bench.moves import LIMITS_OFF, LIMITS_ON, ROOT, source_tree
+
+PLANNED = 3000  # moves planned in every run (the same set-up whatever N is)
+WARM = 100
+
+# Run by each counted process, from the tree under test (which need not have this module).
+CHILD = f"""
+import os, sys, tempfile
+from pathlib import Path
+from bench.move_profile import _plan, call
+from service.redis_server import RedisServer
+n = int(sys.argv[1])
+with tempfile.TemporaryDirectory() as tmp:
+    redis = RedisServer(Path(tmp) / "redis")
+    os.environ["REDIS_URL"] = redis.start()
+    try:
+        from service.app import create_app
+        app = create_app()
+        envs = _plan(app, {PLANNED})
+        for env in envs[: {WARM} + n]:
+            status, body = call(app, env)
+            if not status.startswith("201"):
+                raise SystemExit(f"{{status}} {{body[:300]!r}}")
+    finally:
+        redis.stop()
+"""
+_TOTALS = re.compile(r"^(?:totals|summary): (\d+)", re.M)
+
+
+def count(tree: Path, moves: int, limits: bool, out: Path) -> int:
+    """Instructions callgrind counted in one run of ``CHILD`` with ``moves`` moves."""
+    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
+    env.update(LIMITS_ON if limits else LIMITS_OFF, PYTHONPATH=str(tree))
+    env.pop("PROMETHEUS_MULTIPROC_DIR", None)
+    cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
+    cmd += ["--trace-children=no", sys.executable, "-c", CHILD, str(moves)]
+    log = out.with_suffix(".log")  # the request log lines (written: they are a move's cost)
+    with log.open("wb") as err:
+        done = subprocess.run(cmd, cwd=tree, env=env, stdout=err, stderr=err)
+    if done.returncode != 0:
+        raise RuntimeError(f"{tree} ({moves} moves): {log.read_text()[-2000:]}")
+    found = _TOTALS.search(out.read_text())
+    if found is None:
+        raise RuntimeError(f"no totals in {out}")
+    return int(found.group(1))
+
+
+def run(args: argparse.Namespace) -> int:
+    if shutil.which("valgrind") is None:
+        print("bench.instructions needs valgrind (apt-get install -y valgrind)", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="chronicle-instructions-") as tmp:
+        trees = [("this tree", ROOT)]
+        if args.against:
+            trees.insert(0, (args.against, source_tree(args.against, Path(tmp) / "against")))
+        conditions = [False, True] if args.limits else [False]
+        jobs = [
+            (label, tree, limits, n)
+            for label, tree in trees
+            for limits in conditions
+            for n in (0, args.moves)
+        ]
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            futures = [
+                pool.submit(count, tree, n, limits, Path(tmp) / f"cg-{i}.out")
+                for i, (_, tree, limits, n) in enumerate(jobs)
+            ]
+            counts = [f.result() for f in futures]
+    got = {(label, limits, n): c for (label, _, limits, n), c in zip(jobs, counts, strict=True)}
+    print(f"instructions a move in the API process (callgrind; {args.moves} moves counted)")
+    for limits in conditions:
+        base = None
+        for label, _ in trees:
+            per = (got[label, limits, args.moves] - got[label, limits, 0]) / args.moves
+            change = f"  {100 * (per / base - 1):+.1f}%" if base else ""
+            base = base or per
+            name = f"{label}, limits {'on' if limits else 'off'}"
+            print(f"  {name:>30}: {per / 1e6:.3f} M{change}")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__)
+    parser.add_argument("--against", metavar="REV", help="also count this git revision")
+    parser.add_argument("--moves", type=int, default=1000, help="moves counted (default 1000)")
+    parser.add_argument("--limits", action="store_true", help="also with rate limits on")
+    args = parser.parse_args()
+    if not 1 <= args.moves <= PLANNED - WARM:
+        parser.error(f"--moves must be between 1 and {PLANNED - WARM}")
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
