@@ -438,6 +438,7 @@ class Connection:
                 self.counted()
             except Refused as r:
                 self.log.warning("Invalid request from ip=%s: %s", self.remote[0], r.message)
+                sock.settimeout(io)  # the refusal too: its client may not be reading
                 self._send_quietly(error_bytes(r.status, r.reason, r.code, r.message))
                 return
             except OSError:

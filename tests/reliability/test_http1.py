@@ -434,3 +434,18 @@ def test_the_time_limits_come_from_the_environment_and_a_bad_one_is_refused() ->
     for bad in ("0", "-1", "soon", "inf", "nan"):
         with pytest.raises(ValueError, match="CHRONICLE_BODY_TIMEOUT must be"):
             serving.timeouts({"CHRONICLE_BODY_TIMEOUT": bad})
+
+
+def test_chronicle_serve_refuses_a_bad_time_limit_before_starting_anything(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CHRONICLE_IO_TIMEOUT": "0"}
+    done = subprocess.run(
+        [sys.executable, "-m", "chronicle", "serve", "--port", "1", "--data-dir", str(tmp_path)],
+        env=env, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "CHRONICLE_IO_TIMEOUT must be a number of seconds above 0, not '0'" in done.stderr
+    assert not (tmp_path / "redis").exists()  # nothing started
