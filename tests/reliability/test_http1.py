@@ -31,6 +31,8 @@ from tests.reliability.served import (
     served,
     wait_until,
 )
+from tests.support.client import Client
+from tests.support.sse import Stream
 
 
 @pytest.fixture(scope="module")
@@ -346,6 +348,7 @@ def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         tmp_path_factory.mktemp("http1-timeouts"),
         CHRONICLE_IO_TIMEOUT=str(IO_TIMEOUT),
         CHRONICLE_BODY_TIMEOUT=str(BODY_TIMEOUT),
+        CHRONICLE_STREAM_HEARTBEAT="0.5",
     ) as s:
         yield s
 
@@ -449,3 +452,16 @@ def test_chronicle_serve_refuses_a_bad_time_limit_before_starting_anything(tmp_p
     assert done.returncode == 2
     assert "CHRONICLE_IO_TIMEOUT must be a number of seconds above 0, not '0'" in done.stderr
     assert not (tmp_path / "redis").exists()  # nothing started
+
+
+def test_a_stream_read_by_its_client_outlives_the_io_timeout(impatient: Served) -> None:
+    """The io timeout bounds a wait for the client, not an answer's life: a spectator's
+    stream, read as it comes, keeps its heartbeats coming long after it."""
+    api = Client(impatient.base)
+    gid = api.create("artus", [{"name": "a"}, {"name": "b"}])["id"]
+    with Stream(f"{impatient.base}/api/v1/games/{gid}/stream") as st:
+        assert st.status == 200
+        started = time.monotonic()
+        while st.next().at - started < IO_TIMEOUT * 3:
+            pass
+        assert st.next().kind == "comment"  # still open: a heartbeat after 4.5 s
