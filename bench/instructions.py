@@ -15,8 +15,14 @@ and 100 warm-up moves; the difference over N is a move's instructions.  The runs
 side, as many as there are cores (a count does not depend on timing).  A run takes about a
 minute.  Needs valgrind (Debian's ``valgrind`` package).
 
+``--served`` counts the same moves sent as HTTP/1.1 over a loopback TCP connection to
+``service.http1.Connection`` under gevent (patched first, as in gunicorn's worker): the
+parser, the answer's writing and gevent's loop are in the count, and so is the client
+greenlet, whose code is the same for every tree (gunicorn's own process code is not).
+
 ``--against REV`` counts ``git archive REV`` of this repository too (its ``bench.move_profile``
-runs the moves: any tree since issue 16's first round has it).
+runs the moves: any tree since issue 16's first round has it; ``--served`` needs
+``service.http1``, from ``01e0bfd`` on).
 """
 
 from __future__ import annotations
@@ -57,16 +63,73 @@ with tempfile.TemporaryDirectory() as tmp:
     finally:
         redis.stop()
 """
+# ``--served``: the same moves as HTTP/1.1 bytes through ``service.http1`` on a loopback TCP
+# connection, under gevent (patched first, as gunicorn's worker does).  The client greenlet's
+# instructions are counted too; its code is this string, the same for every tree.
+SERVED = f"""
+from gevent import monkey
+monkey.patch_all()
+import logging, os, socket, sys, tempfile
+from pathlib import Path
+import gevent
+from bench.move_profile import _plan, call
+from service import http1
+from service.redis_server import RedisServer
+n = int(sys.argv[1])
+
+def raw(env):
+    body = env["wsgi.input"].getvalue()
+    head = f"{{env['REQUEST_METHOD']}} {{env['PATH_INFO']}} HTTP/1.1\\r\\nHost: bench\\r\\n"
+    head += f"Authorization: {{env['HTTP_AUTHORIZATION']}}\\r\\n"
+    head += f"Content-Type: application/json\\r\\nContent-Length: {{len(body)}}\\r\\n\\r\\n"
+    return head.encode() + body
+
+def answer(sock, buf):
+    while b"\\r\\n\\r\\n" not in buf:
+        buf += sock.recv(65536)
+    head, _, rest = buf.partition(b"\\r\\n\\r\\n")
+    if not head.startswith(b"HTTP/1.1 201"):
+        raise SystemExit(head[:300])
+    length = int(head.lower().split(b"content-length: ", 1)[1].split(b"\\r\\n", 1)[0])
+    while len(rest) < length:
+        rest += sock.recv(65536)
+    return rest[length:]
+
+with tempfile.TemporaryDirectory() as tmp:
+    redis = RedisServer(Path(tmp) / "redis")
+    os.environ["REDIS_URL"] = redis.start()
+    try:
+        from service.app import create_app
+        app = create_app()
+        moves = [raw(env) for env in _plan(app, {PLANNED})]
+        listener = socket.create_server(("127.0.0.1", 0))
+        client = socket.create_connection(listener.getsockname())
+        server, addr = listener.accept()
+        limits = http1.Timeouts() if hasattr(http1, "Timeouts") else 10.0
+        conn = http1.Connection(
+            app, server, addr, ("127.0.0.1", "80"), lambda: True, limits, logging.getLogger()
+        )
+        serving = gevent.spawn(conn.serve)
+        buf = b""
+        for data in moves[: {WARM} + n]:
+            client.sendall(data)
+            buf = answer(client, buf)
+        client.close()
+        serving.join(5)
+    finally:
+        redis.stop()
+"""
 _TOTALS = re.compile(r"^(?:totals|summary): (\d+)", re.M)
 
 
-def count(tree: Path, moves: int, limits: bool, out: Path) -> int:
-    """Instructions callgrind counted in one run of ``CHILD`` with ``moves`` moves."""
+def count(tree: Path, moves: int, limits: bool, out: Path, served: bool = False) -> int:
+    """Instructions callgrind counted in one run of ``CHILD`` (``SERVED``) with ``moves``
+    moves."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
     env.update(LIMITS_ON if limits else LIMITS_OFF, PYTHONPATH=str(tree))
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
-    cmd += ["--trace-children=no", sys.executable, "-c", CHILD, str(moves)]
+    cmd += ["--trace-children=no", sys.executable, "-c", SERVED if served else CHILD, str(moves)]
     log = out.with_suffix(".log")  # the request log lines (written: they are a move's cost)
     with log.open("wb") as err:
         done = subprocess.run(cmd, cwd=tree, env=env, stdout=err, stderr=err)
@@ -95,12 +158,13 @@ def run(args: argparse.Namespace) -> int:
         ]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             futures = [
-                pool.submit(count, tree, n, limits, Path(tmp) / f"cg-{i}.out")
+                pool.submit(count, tree, n, limits, Path(tmp) / f"cg-{i}.out", args.served)
                 for i, (_, tree, limits, n) in enumerate(jobs)
             ]
             counts = [f.result() for f in futures]
     got = {(label, limits, n): c for (label, _, limits, n), c in zip(jobs, counts, strict=True)}
-    print(f"instructions a move in the API process (callgrind; {args.moves} moves counted)")
+    where = "served by service.http1 under gevent" if args.served else "the app called as WSGI"
+    print(f"instructions a move in the API process, {where} (callgrind; {args.moves} moves)")
     for limits in conditions:
         base = None
         for label, _ in trees:
@@ -117,6 +181,9 @@ def main() -> int:
     parser.add_argument("--against", metavar="REV", help="also count this git revision")
     parser.add_argument("--moves", type=int, default=1000, help="moves counted (default 1000)")
     parser.add_argument("--limits", action="store_true", help="also with rate limits on")
+    parser.add_argument(
+        "--served", action="store_true", help="through service.http1 and gevent (and a client)"
+    )
     args = parser.parse_args()
     if not 1 <= args.moves <= PLANNED - WARM:
         parser.error(f"--moves must be between 1 and {PLANNED - WARM}")
