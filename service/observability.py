@@ -237,10 +237,12 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
-        request_id = _request_id()
-        if request_id:
-            doc["request_id"] = request_id
-        doc.update(getattr(record, "fields", None) or {})
+        fields = getattr(record, "fields", None) or {}
+        if "request_id" not in fields:  # the request log line brings its own
+            request_id = _request_id()
+            if request_id:
+                doc["request_id"] = request_id
+        doc.update(fields)
         if record.exc_info:
             doc["exc"] = self.formatException(record.exc_info)
         return _log_json(doc)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app
+from flask import Response
 from flask.views import MethodView
 
 from service.http import schemas as s
@@ -20,7 +20,7 @@ from service.http.common import (
     opened,
     tagged,
 )
-from service.http.middleware import current_request
+from service.http.middleware import current_flask_app, current_request
 
 blp = blueprint("actions", "Legal actions and acting")
 
@@ -87,7 +87,7 @@ class ActionsResource(MethodView):
         body = _plain(req.get_json(silent=True) if req.is_json else None)
         if body is None:  # anything else: the schema's parsing, and its errors
             return _checked_post(self, game_id=game_id)
-        response = current_app.json.response(_act(body, game_id))
+        response = current_flask_app().json.response(_act(body, game_id))
         response.status_code = 201
         return response  # type: ignore[return-value]
 

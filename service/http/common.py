@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, request
+from flask import request
 from flask_smorest import Blueprint
 from werkzeug.routing import BaseConverter
 
 from domain.errors import BadAction
 from projections.views import Caller
 from service.chronicle import Chronicle
-from service.http.middleware import current_request
+from service.http.middleware import current_flask_app, current_request
 from service.http.openapi import Parser
 from service.loading import Current
 from service.preconditions import etag
@@ -85,7 +85,8 @@ def blueprint(name: str, description: str, prefix: str = PREFIX) -> Blueprint:
 
 
 def chronicle() -> Chronicle:
-    ch: Chronicle = current_app.extensions["chronicle"]
+    """The app's service (``middleware.current_flask_app``: not through the proxy)."""
+    ch: Chronicle = current_flask_app().extensions["chronicle"]
     return ch
 
 

@@ -76,6 +76,11 @@ def current_g() -> Any:
     return _app_ctx.get().g
 
 
+def current_flask_app() -> Flask:
+    """``flask.current_app``, from Flask's context variable (as above)."""
+    return _app_ctx.get().app
+
+
 def request_id() -> str | None:
     return g.get("request_id") if has_request_context() else None
 
@@ -210,6 +215,7 @@ def _finish(response: Response) -> Response:
     timed.observe(seconds)
     if log.isEnabledFor(logging.INFO):
         fields = {
+            **({"request_id": rid} if rid else {}),
             "method": method,
             "route": route,
             "path": req.path[:200],
