@@ -5,6 +5,7 @@ worker processes: tests/reliability/test_observability.py.)"""
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 import secrets
@@ -108,6 +109,7 @@ def test_request_log_lines_name_the_request_and_no_secret(
     records = [rec for rec in caplog.records if rec.name == "chronicle.request"]
     [mine] = [rec for rec in records if rec.fields["path"].endswith(f"{gid}/view")]  # type: ignore[attr-defined]
     assert mine.fields == {  # type: ignore[attr-defined]
+        "request_id": "look-for-me",
         "method": "GET",
         "route": "/api/v1/games/<game_id:game_id>/view",
         "path": f"/api/v1/games/{gid}/view",
@@ -117,6 +119,9 @@ def test_request_log_lines_name_the_request_and_no_secret(
     }
     line = formatter.format(mine)
     assert tokens[0] not in line and "version=1" not in line
+    doc = json.loads(line)
+    assert list(doc)[:5] == ["ts", "level", "logger", "message", "request_id"]
+    assert doc["request_id"] == "look-for-me" and doc["message"] == "request"
 
 
 def test_cors_is_off_by_default(api: Client) -> None:
