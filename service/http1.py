@@ -165,9 +165,13 @@ class Body:
             if short:
                 conn.sock.settimeout(conn.timeouts.io)
         if not data:
-            self.broken = True
-            raise _body_error("the connection closed before the end of the body")
+            raise self._cut("the connection closed before the end of the body")
         conn.buf += data
+
+    def _cut(self, message: str) -> Exception:
+        """A malformed or cut body, as the app's 400; the connection is not reused."""
+        self.broken = True
+        return _body_error(message)
 
     def _late(self) -> Exception:
         self.broken = True
@@ -189,8 +193,7 @@ class Body:
         conn = self.conn
         while (i := conn.buf.find(b"\r\n")) < 0:
             if len(conn.buf) > 4096:
-                self.broken = True
-                raise _body_error("a chunk's size line is too long")
+                raise self._cut("a chunk's size line is too long")
             self._more()
         line, conn.buf = conn.buf[:i], conn.buf[i + 2 :]
         return line
@@ -207,8 +210,7 @@ class Body:
         if self._chunk_left == 0:
             m = _CHUNK_SIZE.fullmatch(self._line())
             if m is None:
-                self.broken = True
-                raise _body_error("a malformed chunk size")
+                raise self._cut("a malformed chunk size")
             self._chunk_left = int(m.group(1), 16)
             if self._chunk_left == 0:
                 while self._line():  # trailer fields, dropped, then the blank line
@@ -218,8 +220,7 @@ class Body:
         data = self._take(min(n, self._chunk_left))
         self._chunk_left -= len(data)
         if self._chunk_left == 0 and self._line():
-            self.broken = True
-            raise _body_error("a chunk does not end where its size says")
+            raise self._cut("a chunk does not end where its size says")
         return data
 
     def read(self, size: int | None = -1) -> bytes:
