@@ -38,6 +38,7 @@ from service.http import (
     limits,
     lobby,
     middleware,
+    move_path,
     openapi,
     stream,
     text,
@@ -55,19 +56,33 @@ MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger t
 
 
 class JSONOnce(DefaultJSONProvider):
-    """Flask's JSON provider, its answers written by an encoder built once
-    (``domain.jsontext``): the same text (sorted keys, ASCII, Flask's ``default`` for dates,
-    UUIDs and dataclasses) without a new ``JSONEncoder`` per answer.  A call with options of
-    its own goes to Flask's."""
+    """Flask's JSON provider, its text written by encoders built once (``domain.jsontext``):
+    the same text (sorted keys, ASCII, Flask's ``default`` for dates, UUIDs and dataclasses)
+    without a new ``JSONEncoder`` per document.  ``dumps`` with no options, and with the
+    compact separators that ``response`` (every answer) asks for, are built once; a call with
+    other options goes to Flask's."""
 
     def __init__(self, app: Flask) -> None:
         super().__init__(app)
-        self._dumps = jsontext.encoder(
-            sort_keys=self.sort_keys, ensure_ascii=self.ensure_ascii, default=self.default
+        keys, ascii_, default = self.sort_keys, self.ensure_ascii, self.default
+        self._dumps = jsontext.encoder(sort_keys=keys, ensure_ascii=ascii_, default=default)
+        self._compact = jsontext.encoder(
+            sort_keys=keys, ensure_ascii=ascii_, default=default, separators=jsontext.COMPACT
         )
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
-        return super().dumps(obj, **kwargs) if kwargs else self._dumps(obj)
+        if not kwargs:
+            return self._dumps(obj)
+        if kwargs.keys() == {"separators"} and tuple(kwargs["separators"]) == jsontext.COMPACT:
+            return self._compact(obj)
+        return super().dumps(obj, **kwargs)
+
+    def answer(self, obj: Any) -> bytes:
+        """The body of ``response(obj)``, by Flask's rule for its options, without the
+        ``Response`` object (``service.http.move_path``)."""
+        if (self.compact is None and self._app.debug) or self.compact is False:
+            return f"{self.dumps(obj, indent=2)}\n".encode()
+        return f"{self._compact(obj)}\n".encode()
 
 
 class ChronicleFlask(Flask):
@@ -188,5 +203,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     limits.install(app, client, defaults=settings is None)
     text.install(app)  # after the depth check that limits.install registers
     stream.install(app, api, client, defaults=settings is None)
-    app.wsgi_app = edge.EdgeLimits(app.wsgi_app)  # type: ignore[method-assign]
+    moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
+    app.wsgi_app = edge.EdgeLimits(moves)  # type: ignore[method-assign]
     return app

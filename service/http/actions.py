@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Response
 from flask.views import MethodView
 
+from service.chronicle import Chronicle
 from service.http import schemas as s
 from service.http.common import (
     AUTH,
@@ -25,7 +27,7 @@ from service.http.middleware import current_flask_app, current_request
 blp = blueprint("actions", "Legal actions and acting")
 
 
-def _plain(body: Any) -> dict[str, Any] | None:
+def plain(body: Any) -> dict[str, Any] | None:
     """A body ``ActIn`` accepts as it is (the common case), else None.
 
     The move's hot path: a per-request schema load costs about as much as the Redis round
@@ -40,12 +42,19 @@ def _plain(body: Any) -> dict[str, Any] | None:
     return body if 0 <= version <= s.MAX_VERSION else None
 
 
-def _act(body: dict[str, Any], game_id: str) -> dict[str, Any]:
-    key, match = idempotency_key(), if_match()
-    authorization = current_request().environ.get("HTTP_AUTHORIZATION")
-    return chronicle().act_as(
+def act(ch: Chronicle, environ: Mapping[str, Any], body: dict[str, Any], game_id: str) -> Any:
+    """The move of a ``plain`` body, by the request's headers: the one way a move is made
+    from HTTP (this view, and ``service.http.move_path`` for the moves it answers itself)."""
+    key, match = idempotency_key(environ), if_match(environ)
+    authorization = environ.get("HTTP_AUTHORIZATION")
+    return ch.act_as(
         game_id, authorization, body["action"], body["expected_version"], key, if_match=match
     )
+
+
+def _act(body: dict[str, Any], game_id: str) -> dict[str, Any]:
+    result: dict[str, Any] = act(chronicle(), current_request().environ, body, game_id)
+    return result
 
 
 @blp.doc(operationId="act")
@@ -84,7 +93,7 @@ class ActionsResource(MethodView):
     def post(self, game_id: str) -> Response:
         """Act: the action is checked by the rules and appended if `expected_version` is current."""
         req = current_request()
-        body = _plain(req.get_json(silent=True) if req.is_json else None)
+        body = plain(req.get_json(silent=True) if req.is_json else None)
         if body is None:  # anything else: the schema's parsing, and its errors
             return _checked_post(self, game_id=game_id)
         response = current_flask_app().json.response(_act(body, game_id))

@@ -3,6 +3,7 @@ converter, the security declaration and the OpenAPI links of a new game."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import request
@@ -95,17 +96,18 @@ def tagged(cur: Current, body: dict[str, Any]) -> tuple[dict[str, Any], dict[str
     return body, {"ETag": etag(cur.match.version, cur.head)}
 
 
-def if_match() -> str | None:
-    """The ``If-Match`` header (at most ``MAX_IF_MATCH`` characters, as documented)."""
-    value = current_request().environ.get("HTTP_IF_MATCH")
+def if_match(environ: Mapping[str, Any] | None = None) -> str | None:
+    """The ``If-Match`` header (at most ``MAX_IF_MATCH`` characters, as documented) of
+    ``environ``, or of the request being served."""
+    value = (current_request().environ if environ is None else environ).get("HTTP_IF_MATCH")
     if value is not None and len(value) > MAX_IF_MATCH:
         raise BadAction(f"If-Match is longer than {MAX_IF_MATCH}", {IF_MATCH: ["too long"]})
     return value
 
 
-def idempotency_key() -> str | None:
-    """The ``Idempotency-Key`` header (1 to 128 characters, as documented)."""
-    key = current_request().environ.get("HTTP_IDEMPOTENCY_KEY")
+def idempotency_key(environ: Mapping[str, Any] | None = None) -> str | None:
+    """The ``Idempotency-Key`` header (1 to 128 characters, as documented), as above."""
+    key = (current_request().environ if environ is None else environ).get("HTTP_IDEMPOTENCY_KEY")
     if key is not None and not 1 <= len(key) <= 128:
         raise BadAction("Idempotency-Key must be 1-128 characters", {IDEMPOTENCY_KEY: ["length"]})
     return key

@@ -22,8 +22,16 @@ _CACHED_PATHS = ("/api/v1/openapi.json",)
 _CACHE_LIMIT = 8
 
 
-def _gzip(body: bytes) -> bytes:
-    if request.path not in _CACHED_PATHS:
+def gzipped(body: bytes, accept_encoding: str, path: str) -> bytes | None:
+    """A JSON answer's body compressed, if its client accepts gzip and it is large enough to
+    be worth it; else None (sent as it is)."""
+    if "gzip" not in accept_encoding or len(body) < MIN_BYTES:
+        return None
+    return _gzip(body, path)
+
+
+def _gzip(body: bytes, path: str) -> bytes:
+    if path not in _CACHED_PATHS:
         return gzip.compress(body, LEVEL, mtime=0)
     key = hashlib.sha256(body).digest()
     hit = _CACHE.get(key)
@@ -44,10 +52,10 @@ def compress(response: Response) -> Response:
         or "gzip" not in request.environ.get("HTTP_ACCEPT_ENCODING", "")
     ):
         return response
-    body = response.get_data()
-    if len(body) < MIN_BYTES:
+    body = gzipped(response.get_data(), "gzip", request.path)
+    if body is None:
         return response
-    response.set_data(_gzip(body))
+    response.set_data(body)
     response.headers["Content-Encoding"] = "gzip"
     response.vary.add("Accept-Encoding")
     return response

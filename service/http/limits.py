@@ -53,7 +53,8 @@ import hashlib
 import itertools
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask
@@ -107,23 +108,24 @@ def quotas(env: Mapping[str, str] = os.environ, defaults: bool = True) -> dict[s
     return {k: v for k, v in out.items() if v}
 
 
-def token_key() -> str:
-    token = _bearer()
+def token_key(authorization: str | None = None) -> str:
+    """The per-token counters' scope: a hash of the bearer token (of the request being served,
+    unless ``authorization`` is given)."""
+    token = auth.presented(authorization) if authorization is not None else _bearer()
     digest = hashlib.sha256(b"chronicle-rate-limit:" + (token or "").encode()).hexdigest()
     return f"token:{digest[:40]}"
 
 
-def address_key() -> str:
-    return f"addr:{client_address()}"
+def address_key(address: str | None = None) -> str:
+    return f"addr:{client_address() if address is None else address}"
 
 
 def _bearer() -> str | None:
     return auth.presented(current_request().environ.get("HTTP_AUTHORIZATION"))
 
 
-def _unlimited() -> bool:
-    req = current_request()
-    return req.path.startswith(UNLIMITED_PATHS) or req.method == "OPTIONS"
+def unlimited(method: str, path: str) -> bool:
+    return path.startswith(UNLIMITED_PATHS) or method == "OPTIONS"
 
 
 MAX_JSON_DEPTH = 32
@@ -163,26 +165,52 @@ def install(
     quota = {kind: Limit.parse(q) for kind, q in quotas(env, defaults).items()}
     if not (per_token or per_address or quota):
         return None
-    counters = Counters(client, KEY_PREFIX)
-    address = Limit.parse(per_address) if per_address else None
-    token = Limit.parse(per_token) if per_token else None
+    limiter = Limiter(
+        Counters(client, KEY_PREFIX),
+        Limit.parse(per_address) if per_address else None,
+        Limit.parse(per_token) if per_token else None,
+        quota,
+    )
 
     def limit() -> None:
-        if _unlimited():
-            return
-        by_token = _bearer() is not None
-        scoped = [(address_key(), address)] if address else []
-        if token and by_token:
-            scoped.append((token_key(), token))
         req = current_request()
-        if req.method == "POST":
-            for kind, q in quota.items():
-                if req.path == QUOTA_PATHS[kind]:  # a quota: per address and per token
-                    scoped.append((f"{kind}:{address_key()}", q))
-                    if by_token:
-                        scoped.append((f"{kind}:{token_key()}", q))
-        if scoped:
-            counters.hit(scoped)  # a RedisError becomes 503 unavailable
+        limiter.check(req.method, req.path, req.environ.get("HTTP_AUTHORIZATION"), client_address)
 
     app.before_request(limit)
-    return counters
+    app.extensions[LIMITER] = limiter
+    return limiter.counters
+
+
+LIMITER = "chronicle.limiter"  # the app's Limiter, where rate limits are on
+
+
+@dataclass(frozen=True)
+class Limiter:
+    """The rate limits and quotas that are on, and the one way a request is counted against
+    them (Flask's hook, and ``service.http.move_path`` for the moves it answers itself)."""
+
+    counters: Counters
+    address: Limit | None
+    token: Limit | None
+    quota: Mapping[str, Limit]
+
+    def check(
+        self, method: str, path: str, authorization: str | None, client: Callable[[], str]
+    ) -> None:
+        """Count the request; raise ``RateLimited`` if it is over a limit (a RedisError
+        becomes 503 unavailable)."""
+        if unlimited(method, path):
+            return
+        by_token = auth.presented(authorization) is not None
+        address = address_key(client()) if self.address or self.quota else ""
+        scoped = [(address, self.address)] if self.address else []
+        if self.token and by_token:
+            scoped.append((token_key(authorization), self.token))
+        if method == "POST":
+            for kind, q in self.quota.items():
+                if path == QUOTA_PATHS[kind]:  # a quota: per address and per token
+                    scoped.append((f"{kind}:{address}", q))
+                    if by_token:
+                        scoped.append((f"{kind}:{token_key(authorization)}", q))
+        if scoped:
+            self.counters.hit(scoped)

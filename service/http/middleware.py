@@ -37,6 +37,7 @@ limited and holds no game id, token or state.
 
 from __future__ import annotations
 
+import contextvars
 import ipaddress
 import itertools
 import logging
@@ -44,7 +45,7 @@ import os
 import re
 import secrets
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from flask import Flask, Request, Response, current_app, g, has_request_context
@@ -56,6 +57,7 @@ from werkzeug.exceptions import UnsupportedMediaType
 from service import observability
 
 REQUEST_ID = "X-Request-ID"
+CORS_ON = "chronicle.cors"  # app.extensions: whether CORS answers are configured
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 log = logging.getLogger("chronicle.request")
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -81,8 +83,13 @@ def current_flask_app() -> Flask:
     return _app_ctx.get().app
 
 
+# The request id of a request served outside Flask's request cycle (``service.http.move_path``):
+# set for the length of that request, so that its log lines carry it as Flask's requests' do.
+served_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("served_id", default=None)
+
+
 def request_id() -> str | None:
-    return g.get("request_id") if has_request_context() else None
+    return g.get("request_id") if has_request_context() else served_id.get()
 
 
 def trusted_proxies(env: Mapping[str, str] = os.environ) -> tuple[Network, ...]:
@@ -118,17 +125,19 @@ def client_address() -> str:
     ctx = current_g()
     if "client_address" in ctx:
         return str(ctx.client_address)
-    req = current_request()
-    remote = req.remote_addr or "unknown"
-    networks = current_app.extensions.get("chronicle.trusted_proxies", ())
+    networks = current_flask_app().extensions.get("chronicle.trusted_proxies", ())
+    ctx.client_address = address = address_of(current_request().environ, networks)
+    return address
+
+
+def address_of(environ: Mapping[str, Any], networks: Sequence[Network]) -> str:
+    """``client_address`` of a WSGI environment.  The server joins repeated
+    ``X-Forwarded-For`` lines into one value, comma-separated, as the header's own list."""
+    remote = environ.get("REMOTE_ADDR") or "unknown"
     address = remote
     if networks and _is_trusted(remote, networks):
-        hops = [
-            h.strip()
-            for line in req.headers.getlist("X-Forwarded-For")
-            for h in line.split(",")
-            if h.strip()
-        ]
+        forwarded = environ.get("HTTP_X_FORWARDED_FOR", "")
+        hops = [h.strip() for h in forwarded.split(",") if h.strip()]
         for hop in reversed(hops):
             try:
                 ipaddress.ip_address(hop)
@@ -137,7 +146,6 @@ def client_address() -> str:
             address = hop
             if not _is_trusted(hop, networks):
                 break
-    ctx.client_address = address
     return address
 
 
@@ -162,11 +170,16 @@ class _Ids:
 _ids = _Ids()
 
 
+def new_request_id(environ: Mapping[str, Any]) -> str:
+    """The request's id: the client's ``X-Request-ID`` if sane, else a new one."""
+    given = environ.get("HTTP_X_REQUEST_ID", "")
+    return given if _SANE_ID.fullmatch(given) else _ids.next()
+
+
 def _start() -> None:
     ctx = current_g()
     ctx.started = time.perf_counter()
-    given = current_request().environ.get("HTTP_X_REQUEST_ID", "")
-    ctx.request_id = given if _SANE_ID.fullmatch(given) else _ids.next()
+    ctx.request_id = new_request_id(current_request().environ)
 
 
 def _require_json() -> None:
@@ -200,7 +213,21 @@ def _finish(response: Response) -> Response:
     started = ctx.get("started")
     seconds = time.perf_counter() - started if started is not None else 0.0
     route = req.url_rule.rule if req.url_rule is not None else "unmatched"
-    method, status = req.method, response.status_code
+    record(req.method, route, req.path, response.status_code, seconds, rid, client_address)
+    return response
+
+
+def record(
+    method: str,
+    route: str,
+    path: str,
+    status: int,
+    seconds: float,
+    rid: str | None,
+    client: Callable[[], str],
+) -> None:
+    """A served request's metrics and its log line (``client`` is asked only if it is
+    logged)."""
     counted = _counted.get((method, route, status))
     if counted is None:
         counted = observability.REQUESTS.labels(method, route, str(status))
@@ -218,13 +245,12 @@ def _finish(response: Response) -> Response:
             **({"request_id": rid} if rid else {}),
             "method": method,
             "route": route,
-            "path": req.path[:200],
+            "path": path[:200],
             "status": status,
             "duration_ms": round(seconds * 1000, 3),
-            "client": client_address(),
+            "client": client(),
         }
         log.info("request", extra={"fields": fields})
-    return response
 
 
 def metrics() -> Response:
@@ -245,6 +271,7 @@ def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
     app.after_request(_finish)
     app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
     origins = cors_origins(env)
+    app.extensions[CORS_ON] = bool(origins)
     if origins:
         CORS(
             app,

@@ -15,6 +15,7 @@ which starts with byte 0xED.  A body with neither ``\\u`` nor 0xED is not walked
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
@@ -62,14 +63,32 @@ def first_bad(value: Any, where: str) -> tuple[str, str] | None:
     return None
 
 
-def _refuse_bad_text() -> None:
-    req = current_request()
-    environ = req.environ
+def header_problem(environ: Mapping[str, Any]) -> tuple[str, str] | None:
+    """The last (header, reason) of the headers the service reads that holds bad text."""
     found: tuple[str, str] | None = None
     for name, key in READ_HEADERS:
         header = environ.get(key)
         if header is not None and (why := problem(header)):
             found = (name, why)
+    return found
+
+
+def may_hold_bad_text(raw: bytes) -> bool:
+    """Whether a JSON text could hold a NUL or a lone surrogate (see above): else its parsed
+    value need not be walked."""
+    return b"\\u" in raw or b"\xed" in raw
+
+
+def refuse(found: tuple[str, str] | None) -> None:
+    if found is not None:
+        field, why = found
+        raise BadAction(f"invalid text in {field}: it {why}", {field: [f"text that {why}"]})
+
+
+def _refuse_bad_text() -> None:
+    req = current_request()
+    environ = req.environ
+    found = header_problem(environ)
     if environ.get("QUERY_STRING"):
         for name, value in req.args.items(multi=True):
             why = problem(name) or problem(value)
@@ -78,13 +97,10 @@ def _refuse_bad_text() -> None:
     why = problem(req.path)
     if why:
         found = found or ("path", why)
-    if found is None and req.content_length and req.is_json:
-        raw = req.get_data(cache=True)
-        if b"\\u" in raw or b"\xed" in raw:
-            found = first_bad(req.get_json(silent=True, cache=True), "")
-    if found is not None:
-        field, why = found
-        raise BadAction(f"invalid text in {field}: it {why}", {field: [f"text that {why}"]})
+    body = req.get_data(cache=True) if found is None and req.content_length and req.is_json else b""
+    if may_hold_bad_text(body):
+        found = first_bad(req.get_json(silent=True, cache=True), "")
+    refuse(found)
 
 
 def install(app: Flask) -> None:

@@ -1,0 +1,204 @@
+"""The move's own path: ``POST /api/v1/games/<id>/actions`` answered without Flask's request
+cycle, in front of it, for the bodies and headers a client's move has (issue 16).
+
+A move is what the service serves most, and Flask's cycle around it (a request context, a
+``Request`` and a ``Response`` object, URL matching, six before- and two after-request hooks
+called through Flask's machinery) cost about a third of a move's CPU in the API process,
+the rules, the hash chain, the redaction and the Redis round trip included.  This path does
+the same work with the same functions, without the cycle:
+
+- the request id (``middleware.new_request_id``), the metrics and the log line
+  (``middleware.record``), the client's address behind trusted proxies
+  (``middleware.address_of``);
+- the JSON depth check (``limits.MAX_JSON_DEPTH``), the rate limits and quotas
+  (``limits.Limiter.check``, the same counters, counted once), the text check
+  (``text.header_problem``, ``text.first_bad``);
+- the body rule of the view (``actions.plain``) and the move itself (``actions.act``);
+- the answer: the app's JSON provider, ``compression.gzipped`` for a large one.
+
+Anything else goes to Flask as it came (the body, if read, given back as it was): another
+method or path, a query string, a body that is not ``application/json`` by its Content-Length,
+over the size limit, malformed, too deep or not a plain move; and every request where CORS is
+configured (flask-cors' hook adds headers to answers).
+A refusal (any exception: a rule, a limit, bad text, Redis) is answered by Flask's own error
+handlers and after-request hooks, in a request context of the same request, so its answer is
+Flask's to the byte.  ``tests/service/test_move_path.py`` plays the same games both ways and
+compares every answer, refusals included.
+
+Not done on this path: Flask's ``request_started`` / ``request_finished`` signals (nothing
+here connects to them).  The hooks it stands in for are named in ``STANDS_IN_FOR``: an app
+with any other hook refuses to build this path, so a new hook cannot be skipped silently.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from flask import Flask
+
+from service.chronicle import Chronicle
+from service.http import actions, compression, middleware, text
+from service.http.limits import LIMITER, MAX_JSON_DEPTH, Limiter
+
+# Game ids as the service makes them (and as a client sends them); any other id (the
+# converter takes any segment but ``import``) goes to Flask.
+_MOVE = re.compile(r"/api/v1/games/(?!import/)([A-Za-z0-9_.~-]{1,64})/actions")
+_JSON = ("application/json", "application/json; charset=utf-8")
+STANDS_IN_FOR = {  # the app's hooks (before, after) that this path does itself
+    "before": (
+        "service.http.middleware._start",
+        "service.http.middleware._require_json",
+        "service.app.create_app.<locals>.larger_imports",
+        "service.http.limits._refuse_deep_json",
+        "service.http.limits.install.<locals>.limit",
+        "service.http.text._refuse_bad_text",
+    ),
+    "after": ("service.http.compression.compress", "service.http.middleware._finish"),
+}
+ENDPOINT = "actions.ActionsResource"  # the route of POST /games/<id>/actions
+WSGI = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
+
+
+def _names(funcs: Iterable[Callable[..., Any]]) -> tuple[str, ...]:
+    return tuple(f"{f.__module__}.{f.__qualname__}" for f in funcs)
+
+
+class MovePath:
+    """WSGI: moves answered here, everything else by ``app`` (Flask's ``wsgi_app``)."""
+
+    def __init__(self, app: WSGI, flask: Flask) -> None:
+        self.app, self.flask = app, flask
+        # CORS on: flask-cors' hook answers (a Vary header) even without an Origin: Flask's.
+        self.off = bool(flask.extensions.get(middleware.CORS_ON))
+        before = _names(flask.before_request_funcs.get(None, ()))
+        after = set(_names(flask.after_request_funcs.get(None, ())))
+        if self.off:
+            return
+        if (
+            not set(before) <= set(STANDS_IN_FOR["before"])
+            or after != set(STANDS_IN_FOR["after"])
+            or flask.teardown_request_funcs
+            or flask.url_value_preprocessors
+        ):
+            raise RuntimeError(
+                f"MovePath does not know every request hook of the app: {before}, {after}"
+            )
+        self.chronicle: Chronicle = flask.extensions["chronicle"]
+        self.limiter: Limiter | None = flask.extensions.get(LIMITER)
+        self.json: Any = flask.json  # service.app.JSONOnce
+        self.max_body = int(flask.config["MAX_CONTENT_LENGTH"])
+        rule = next(r for r in flask.url_map.iter_rules() if r.endpoint == ENDPOINT)
+        self.route = rule.rule
+        blueprint = ENDPOINT.rpartition(".")[0]
+        if flask.before_request_funcs.get(blueprint) or flask.after_request_funcs.get(blueprint):
+            raise RuntimeError(f"MovePath does not know the hooks of the {blueprint} blueprint")
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        path = environ.get("PATH_INFO", "")
+        m = _MOVE.fullmatch(path) if environ["REQUEST_METHOD"] == "POST" else None
+        length = environ.get("CONTENT_LENGTH") or ""
+        if (
+            m is None
+            or self.off
+            or environ.get("QUERY_STRING")
+            or environ.get("CONTENT_TYPE") not in _JSON
+            or "HTTP_TRANSFER_ENCODING" in environ
+            or not length.isdigit()
+            or not 0 < int(length) <= self.max_body
+        ):
+            return self.app(environ, start_response)
+        started = time.perf_counter()
+        rid = middleware.new_request_id(environ)
+        token = middleware.served_id.set(rid)
+        raw, doc = b"", None
+        try:
+            try:
+                raw = environ["wsgi.input"].read(int(length))
+                body = self._plain(raw, int(length))
+                if body is not None:
+                    if self.limiter is not None:
+                        authorization = environ.get("HTTP_AUTHORIZATION")
+                        self.limiter.check("POST", path, authorization, self._client(environ))
+                    found = text.header_problem(environ)
+                    if found is None and text.may_hold_bad_text(raw):
+                        found = text.first_bad(body, "")
+                    text.refuse(found)
+                    doc = actions.act(self.chronicle, environ, body, m.group(1))
+            except Exception as error:  # any: answered as Flask answers it
+                environ["wsgi.input"] = io.BytesIO(raw)
+                return self._refused(error, environ, start_response, started, rid)
+            if body is None:  # not a plain move: Flask's, with its body as it came
+                environ["wsgi.input"] = io.BytesIO(raw)
+                return self.app(environ, start_response)
+            return self._answer(doc, environ, start_response, path, started, rid)
+        finally:
+            middleware.served_id.reset(token)
+
+    def _plain(self, raw: bytes, length: int) -> dict[str, Any] | None:
+        """The body if this path takes it: all of it, shallow, JSON, a plain move."""
+        if len(raw) != length or raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH:
+            return None
+        try:
+            return actions.plain(self.flask.json.loads(raw))
+        except ValueError:
+            return None
+
+    def _client(self, environ: dict[str, Any]) -> Callable[[], str]:
+        extensions = self.flask.extensions
+        return lambda: middleware.address_of(
+            environ, extensions.get("chronicle.trusted_proxies", ())
+        )
+
+    def _answer(
+        self,
+        doc: Any,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
+        path: str,
+        started: float,
+        rid: str,
+    ) -> list[bytes]:
+        data = self.json.answer(doc)
+        seconds = time.perf_counter() - started
+        middleware.record("POST", self.route, path, 201, seconds, rid, self._client(environ))
+        headers = [("Content-Type", "application/json"), ("Content-Length", "")]
+        headers.append((middleware.REQUEST_ID, rid))
+        gz = compression.gzipped(data, environ.get("HTTP_ACCEPT_ENCODING", ""), path)
+        if gz is not None:
+            data = gz
+            headers += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
+        headers[1] = ("Content-Length", str(len(data)))
+        start_response("201 CREATED", headers)
+        return [data]
+
+    def _refused(
+        self,
+        error: Exception,
+        environ: dict[str, Any],
+        start_response: Callable[..., Any],
+        started: float,
+        rid: str,
+    ) -> Any:
+        """Flask's answer to ``error`` raised by this request: its error handlers, then its
+        after-request hooks (the id, the metrics and the log line are ``_finish``'s), as in
+        ``Flask.full_dispatch_request``.  Called while ``error`` is being handled: Flask
+        re-raises an error no handler takes, and answers it 500 (``handle_exception``)."""
+        flask = self.flask
+        ctx = flask.request_context(environ)
+        failed: BaseException | None = None
+        try:
+            ctx.push()
+            g = middleware.current_g()
+            g.started, g.request_id = started, rid
+            try:
+                response = flask.finalize_request(flask.handle_user_exception(error))
+            except Exception as e:
+                failed = e
+                response = flask.handle_exception(e)
+            return response(environ, start_response)
+        finally:
+            ctx.pop(failed)

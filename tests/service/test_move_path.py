@@ -1,0 +1,196 @@
+"""``service.http.move_path`` answers a move as Flask's request cycle does, to the byte: the
+same games played through both, every answer compared (status, headers, body), refusals,
+rate limits, log lines and metrics included (issue 16)."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from werkzeug.test import EnvironBuilder, run_wsgi_app
+
+from bench.scripts import scripts
+from domain.games import GAMES
+from service.app import create_app
+from service.http.move_path import MovePath
+from tests.conftest import settings
+
+NOW = 1_790_000_000_000  # both games' clock: their events' times are equal
+
+
+def _moves_path(app: Any) -> MovePath:
+    moves = app.wsgi_app.app  # EdgeLimits -> MovePath -> Flask's wsgi_app
+    assert isinstance(moves, MovePath)
+    return moves
+
+
+class Pair:
+    """Two games of one script, one played through the move path and one through Flask."""
+
+    def __init__(self, app: Any, game: str, index: int) -> None:
+        self.moves = _moves_path(app)
+        ch = app.extensions["chronicle"]
+        ch.commands.clock = lambda: NOW
+        self.script = scripts(GAMES[game], index + 1, "move-path")[index]
+        self.a, self.tokens_a = self.script.create(ch)
+        self.b, self.tokens_b = self.script.create(ch)
+        self.sent = 0
+
+    def send(
+        self,
+        seat: int,
+        body: Any,
+        headers: dict[str, str] | None = None,
+        environ: dict[str, Any] | None = None,
+        token: Callable[[str], str] = lambda t: t,
+    ) -> tuple[tuple[str, list[tuple[str, str]], bytes], ...]:
+        """The same request to both games; their answers, game ids made equal."""
+        self.sent += 1
+        out = []
+        for gid, tokens, app in (
+            (self.a, self.tokens_a, self.moves),
+            (self.b, self.tokens_b, self.moves.app),
+        ):
+            raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+            env = EnvironBuilder(
+                path=f"/api/v1/games/{gid}/actions",
+                method="POST",
+                data=raw,
+                content_type="application/json",
+                headers={
+                    "Authorization": f"Bearer {token(tokens[seat])}",
+                    "X-Request-ID": f"pair-{self.sent}",
+                    **(headers or {}),
+                },
+            ).get_environ()
+            env.update(environ or {})
+            it, status, got = run_wsgi_app(app, env)
+            data = b"".join(it)
+            out.append((status, list(got.items()), data.replace(gid.encode(), b"<id>")))
+        return tuple(out)
+
+
+@pytest.fixture
+def app(redis_url: str) -> Any:
+    return create_app(settings(redis_url))
+
+
+def _deep(n: int) -> Any:
+    return [_deep(n - 1)] if n else []
+
+
+def _same(answers: tuple[Any, ...]) -> tuple[str, list[tuple[str, str]], bytes]:
+    fast, flask = answers
+    assert fast == flask
+    return fast  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_every_move_of_a_game_is_answered_as_flask_answers_it(app: Any, game: str) -> None:
+    pair = Pair(app, game, 0)
+    handed: list[str] = []
+    flask = pair.moves.app
+    pair.moves.app = lambda env, sr: handed.append(env["PATH_INFO"]) or flask(env, sr)
+    try:
+        for seat, version, action in pair.script.moves:
+            status, _, body = _same(
+                pair.send(seat, {"action": action, "expected_version": version})
+            )
+            assert status == "201 CREATED", body
+        assert len(handed) == len(pair.script.moves)  # only the Flask half: none handed over
+    finally:
+        pair.moves.app = flask
+
+
+def test_refusals_are_flask_s_answers(app: Any) -> None:
+    pair = Pair(app, "artus", 1)
+    moves = iter(pair.script.moves)
+    seat, version, action = next(moves)
+    ok = {"action": action, "expected_version": version}
+    other = next(s for s in pair.tokens_a if s != seat and pair.tokens_a[s])
+    cases = {
+        "not your turn": (other, ok, None, None),
+        "a stale version": (seat, {**ok, "expected_version": version + 5}, None, None),
+        "an unknown token": (seat, ok, None, None, lambda t: "nope"),
+        "an illegal action": (seat, {**ok, "action": {"type": "nonsense"}}, None, None),
+        "a lone surrogate": (
+            seat,
+            b'{"action": {"type": "\\ud800"}, "expected_version": %d}' % version,
+            None,
+            None,
+        ),
+        "a NUL in a header": (seat, ok, None, {"HTTP_IDEMPOTENCY_KEY": "a\x00b"}),
+        "a too long key": (seat, ok, {"Idempotency-Key": "k" * 129}, None),
+        "a moved If-Match": (seat, ok, {"If-Match": '"v1-0000"'}, None),
+        "not a plain body (handed to Flask)": (seat, {**ok, "extra": 1}, None, None),
+        "malformed JSON (handed to Flask)": (seat, b'{"action": ', None, None),
+        "too deep (handed to Flask)": (seat, {**ok, "action": {"a": _deep(40)}}, None, None),
+    }
+    statuses = {}
+    for name, case in cases.items():
+        seat_, body, headers, environ, *token = case
+        status, _, _ = _same(pair.send(seat_, body, headers, environ, *token))
+        statuses[name] = status
+    assert all(not s.startswith("2") for s in statuses.values()), statuses
+    assert statuses["a lone surrogate"].startswith("400")
+    assert statuses["a moved If-Match"].startswith("412")
+    # the move itself, then its retry with the same key: the stored answer, both ways
+    first = _same(pair.send(seat, ok, {"Idempotency-Key": "k1"}))
+    assert first[0] == "201 CREATED"
+    again = _same(pair.send(seat, ok, {"Idempotency-Key": "k1"}))
+    assert again[2] == first[2]
+
+
+def test_a_rate_limit_counts_each_move_once_and_refuses_as_flask_does(
+    monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    # per address: both games' requests count against one counter, alternately (a path that
+    # counted a move twice, or not at all, would be refused earlier or later than the other)
+    monkeypatch.setenv("CHRONICLE_RATE_LIMIT_ADDRESS", "4/minute")
+    pair = Pair(create_app(settings(redis_url)), "artus", 2)
+    got = []
+    for seat, version, action in pair.script.moves[:6]:
+        status, headers, _ = _same(pair.send(seat, {"action": action, "expected_version": version}))
+        got.append(status[:3])
+        if status.startswith("429"):
+            assert dict(headers)["Retry-After"] == "60"
+    assert got == ["201"] * 2 + ["429"] * 4
+
+
+def test_the_log_line_and_the_metrics_are_the_same(
+    app: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    from service import observability
+
+    pair = Pair(app, "lancaster", 0)
+    seat, version, action = pair.script.moves[0]
+    route = "/api/v1/games/<game_id:game_id>/actions"
+    counted = observability.REQUESTS.labels("POST", route, "201")
+    before = counted._value.get()
+    with caplog.at_level(logging.INFO, logger="chronicle.request"):
+        _same(pair.send(seat, {"action": action, "expected_version": version}))
+    assert counted._value.get() - before == 2
+    fields = [dict(r.fields) for r in caplog.records if r.name == "chronicle.request"]  # type: ignore[attr-defined]
+    assert len(fields) == 2
+    for f in fields:
+        f.pop("duration_ms")
+        f["path"] = f["path"].replace(pair.a, "<id>").replace(pair.b, "<id>")
+    assert fields[0] == fields[1]
+    assert fields[0]["request_id"] == f"pair-{pair.sent}" and fields[0]["route"] == route
+
+
+def test_an_app_with_a_hook_it_does_not_know_has_no_move_path(app: Any) -> None:
+    app.before_request(lambda: None)
+    with pytest.raises(RuntimeError, match="does not know every request hook"):
+        MovePath(_moves_path(app).app, app)
+
+
+def test_with_cors_on_every_move_goes_to_flask(
+    monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    monkeypatch.setenv("CHRONICLE_CORS_ORIGINS", "https://play.example")
+    moves = _moves_path(create_app(settings(redis_url)))
+    assert moves.off
