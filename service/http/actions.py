@@ -42,7 +42,9 @@ def plain(body: Any) -> dict[str, Any] | None:
     return body if 0 <= version <= s.MAX_VERSION else None
 
 
-def act(ch: Chronicle, environ: Mapping[str, Any], body: dict[str, Any], game_id: str) -> Any:
+def act(
+    ch: Chronicle, environ: Mapping[str, Any], body: dict[str, Any], game_id: str
+) -> dict[str, Any]:
     """The move of a ``plain`` body, by the request's headers: the one way a move is made
     from HTTP (this view, and ``service.http.move_path`` for the moves it answers itself)."""
     key, match = idempotency_key(environ), if_match(environ)
@@ -53,8 +55,7 @@ def act(ch: Chronicle, environ: Mapping[str, Any], body: dict[str, Any], game_id
 
 
 def _act(body: dict[str, Any], game_id: str) -> dict[str, Any]:
-    result: dict[str, Any] = act(chronicle(), current_request().environ, body, game_id)
-    return result
+    return act(chronicle(), current_request().environ, body, game_id)
 
 
 @blp.doc(operationId="act")

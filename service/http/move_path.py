@@ -10,9 +10,9 @@ the same work with the same functions, without the cycle:
 - the request id (``middleware.new_request_id``), the metrics and the log line
   (``middleware.record``), the client's address behind trusted proxies
   (``middleware.address_of``);
-- the JSON depth check (``limits.MAX_JSON_DEPTH``), the rate limits and quotas
-  (``limits.Limiter.check``, the same counters, counted once), the text check
-  (``text.header_problem``, ``text.first_bad``);
+- the JSON depth check (``limits.surely_shallow``; a deeper body is Flask's), the rate
+  limits and quotas (``limits.Limiter.check``, the same counters, counted once), the text
+  check (``text.header_problem``, ``text.first_bad``);
 - the body rule of the view (``actions.plain``) and the move itself (``actions.act``);
 - the answer: the app's JSON provider, ``compression.gzipped`` for a large one.
 
@@ -42,7 +42,7 @@ from flask import Flask
 
 from service.chronicle import Chronicle
 from service.http import actions, compression, middleware, text
-from service.http.limits import LIMITER, MAX_JSON_DEPTH, Limiter
+from service.http.limits import LIMITER, Limiter, surely_shallow
 
 # Game ids as the service makes them (and as a client sends them); any other id (the
 # converter takes any segment but ``import``) goes to Flask.
@@ -74,10 +74,10 @@ class MovePath:
         self.app, self.flask = app, flask
         # CORS on: flask-cors' hook answers (a Vary header) even without an Origin: Flask's.
         self.off = bool(flask.extensions.get(middleware.CORS_ON))
-        before = _names(flask.before_request_funcs.get(None, ()))
-        after = set(_names(flask.after_request_funcs.get(None, ())))
         if self.off:
             return
+        before = _names(flask.before_request_funcs.get(None, ()))
+        after = set(_names(flask.after_request_funcs.get(None, ())))
         if (
             not set(before) <= set(STANDS_IN_FOR["before"])
             or after != set(STANDS_IN_FOR["after"])
@@ -140,10 +140,10 @@ class MovePath:
 
     def _plain(self, raw: bytes, length: int) -> dict[str, Any] | None:
         """The body if this path takes it: all of it, shallow, JSON, a plain move."""
-        if len(raw) != length or raw.count(b"[") + raw.count(b"{") > MAX_JSON_DEPTH:
-            return None
+        if len(raw) != length or not surely_shallow(raw):
+            return None  # a deep one: Flask's depth check decides
         try:
-            return actions.plain(self.flask.json.loads(raw))
+            return actions.plain(self.json.loads(raw))
         except ValueError:
             return None
 
