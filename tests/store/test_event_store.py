@@ -10,7 +10,9 @@ import json
 import secrets
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +25,7 @@ from service import redis_store as store_module
 from service.connections import connect
 from service.memory_store import MemoryEventStore
 from service.meta import GameMeta, Progress
+from service.redis_server import RedisServer, free_port
 from service.redis_store import (
     DICT_ID,
     DICT_SHA256,
@@ -33,6 +36,7 @@ from service.redis_store import (
     keys,
 )
 from service.store import Conflict, EventStore
+from tests.support.redis_cluster import RedisClusterServer
 
 KEY = chain.chain_key("seed")
 ACTIVE = Progress("active", (0,), (), 1_700_000_000_000)
@@ -359,8 +363,31 @@ def test_an_undo_that_leaves_a_follow_up_marks_the_game(store: EventStore) -> No
     assert g in _filled(store)
 
 
-def test_the_live_index_answers_none_until_its_backfill_is_done(store: EventStore) -> None:
+@pytest.fixture(params=["memory", "single", "cluster"])
+def own_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore]:
+    """Each implementation on a server of the test's own (a one-master cluster for the
+    cluster): the session's servers have session workers whose reconcilers, every second,
+    would fill a live index that a test has just emptied."""
+    if request.param == "memory":
+        yield MemoryEventStore()
+        return
+    server: RedisServer | RedisClusterServer
+    if request.param == "single":
+        server = RedisServer(tmp_path, port=free_port(), persistent=False)
+        url = server.start()
+    else:
+        server = RedisClusterServer(tmp_path, masters=1)
+        server.start()
+        url = server.url
+    try:
+        yield RedisEventStore(connect(url))
+    finally:
+        server.stop()
+
+
+def test_the_live_index_answers_none_until_its_backfill_is_done(own_store: EventStore) -> None:
     """A store written before the live index has none: the reconciler fills it once."""
+    store = own_store
     if isinstance(store, RedisEventStore):
         store.r.delete(store_module.LIVE_FILLED)  # as before an upgrade
     g = gid()
