@@ -15,12 +15,15 @@ import os
 import select
 import sys
 from collections.abc import Callable
+from queue import Empty, Full
 from typing import Any
 from urllib.parse import urlsplit
 
 import redis
 from redis._parsers import _HiredisParser
 from redis.cluster import ClusterNode, RedisCluster
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.maint_notifications import MaintNotificationsConfig
 
 SOCKET_TIMEOUT = 1.5  # a frozen Redis is answered 503 within 2 s
@@ -85,6 +88,66 @@ def _system_poll() -> Callable[[], Any]:
     return poll
 
 
+class QuietPool(redis.BlockingConnectionPool):
+    """redis-py's blocking pool without its OpenTelemetry bookkeeping on every command.
+
+    redis-py 8 reports each take and return of a connection to its observability recorder
+    (four counter calls, a wait time, a pool name built each time) and wraps ``get_connection``
+    in a deprecation check of its arguments.  With observability off, which it is here, each
+    report still asks for the recorder again: together about a third of the pool's cost, on
+    every Redis command (counted by ``bench.instructions``, issue 16).  This pool takes and
+    returns a connection as redis-py's does, in the same order of steps (the fork check, the
+    LIFO queue with its timeout, a new connection for a free slot, ``connect``, the unread-data
+    check that ``QuickCheckParser`` answers, the reconnect once, the release on failure;
+    disconnect if it should reconnect, put it back), and hands every other case to redis-py:
+    arguments to ``get_connection``, a pool in maintenance, client-side caching or maintenance
+    notifications on, a connection from another process."""
+
+    def get_connection(self, command_name: Any = None, *keys: Any, **options: Any) -> Any:
+        if command_name is not None or keys or options:
+            return super().get_connection(command_name, *keys, **options)
+        if self._is_special():
+            return super().get_connection()
+        self._checkpid()
+        try:
+            connection = self.pool.get(block=True, timeout=self.timeout)
+        except Empty:
+            raise RedisConnectionError("No connection available.") from None
+        if connection is None:
+            connection = self.make_connection()
+        try:
+            connection.connect()
+            try:
+                if connection.can_read():
+                    raise RedisConnectionError("Connection has data")
+            except (RedisConnectionError, RedisTimeoutError, OSError):
+                connection.disconnect()
+                connection.connect()
+                if connection.can_read():
+                    raise RedisConnectionError("Connection not ready") from None
+        except BaseException:
+            self.release(connection)
+            raise
+        return connection
+
+    def release(self, connection: Any) -> None:
+        self._checkpid()
+        if self._is_special() or not self.owns_connection(connection):
+            super().release(connection)
+            return
+        if connection.should_reconnect():
+            connection.disconnect()
+        try:
+            self.pool.put_nowait(connection)
+        except Full:  # not one of this pool's slots (redis-py drops it open): close it
+            connection.disconnect()
+
+    def _is_special(self) -> bool:
+        return bool(
+            self._in_maintenance or self.cache is not None or self.maint_notifications_enabled()
+        )
+
+
 def is_cluster_url(url: str | None) -> bool:
     return url is not None and url.split("://", 1)[0].lower() in CLUSTER_SCHEMES
 
@@ -105,9 +168,7 @@ def connect(url: str) -> Any:
     }
     if not is_cluster_url(url):
         size = int(os.environ.get("CHRONICLE_REDIS_CONNECTIONS") or POOL_SIZE)
-        pool = redis.BlockingConnectionPool.from_url(
-            url, max_connections=size, timeout=POOL_TIMEOUT, **options
-        )
+        pool = QuietPool.from_url(url, max_connections=size, timeout=POOL_TIMEOUT, **options)
         client = redis.Redis(connection_pool=pool)
         client.auto_close_connection_pool = True
         return client
