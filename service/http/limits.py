@@ -108,20 +108,14 @@ def quotas(env: Mapping[str, str] = os.environ, defaults: bool = True) -> dict[s
     return {k: v for k, v in out.items() if v}
 
 
-def token_key(authorization: str | None = None) -> str:
-    """The per-token counters' scope: a hash of the bearer token (of the request being served,
-    unless ``authorization`` is given)."""
-    token = auth.presented(authorization) if authorization is not None else _bearer()
+def token_scope(token: str | None) -> str:
+    """The per-token counters' scope of ``token``: a hash, so no token is in a Redis key."""
     digest = hashlib.sha256(b"chronicle-rate-limit:" + (token or "").encode()).hexdigest()
     return f"token:{digest[:40]}"
 
 
 def address_key(address: str | None = None) -> str:
     return f"addr:{client_address() if address is None else address}"
-
-
-def _bearer() -> str | None:
-    return auth.presented(current_request().environ.get("HTTP_AUTHORIZATION"))
 
 
 def unlimited(method: str, path: str) -> bool:
@@ -207,16 +201,18 @@ class Limiter:
         becomes 503 unavailable)."""
         if unlimited(method, path):
             return
-        by_token = auth.presented(authorization) is not None
+        token = auth.presented(authorization)  # parsed and hashed once a request
+        counted = token is not None and (self.token is not None or method == "POST")
+        tokens = token_scope(token) if counted else ""
         address = address_key(client()) if self.address or self.quota else ""
         scoped = [(address, self.address)] if self.address else []
-        if self.token and by_token:
-            scoped.append((token_key(authorization), self.token))
+        if self.token and token is not None:
+            scoped.append((tokens, self.token))
         if method == "POST":
             for kind, q in self.quota.items():
                 if path == QUOTA_PATHS[kind]:  # a quota: per address and per token
                     scoped.append((f"{kind}:{address}", q))
-                    if by_token:
-                        scoped.append((f"{kind}:{token_key(authorization)}", q))
+                    if token is not None:
+                        scoped.append((f"{kind}:{tokens}", q))
         if scoped:
             self.counters.hit(scoped)

@@ -115,6 +115,7 @@ class MovePath:
         rid = middleware.new_request_id(environ)
         token = middleware.served_id.set(rid)
         raw, doc = b"", None
+        client = self._client(environ)
         try:
             try:
                 raw = environ["wsgi.input"].read(int(length))
@@ -122,7 +123,7 @@ class MovePath:
                 if body is not None:
                     if self.limiter is not None:
                         authorization = environ.get("HTTP_AUTHORIZATION")
-                        self.limiter.check("POST", path, authorization, self._client(environ))
+                        self.limiter.check("POST", path, authorization, client)
                     found = text.header_problem(environ)
                     if found is None and text.may_hold_bad_text(raw):
                         found = text.first_bad(body, "")
@@ -134,7 +135,7 @@ class MovePath:
             if body is None:  # not a plain move: Flask's, with its body as it came
                 environ["wsgi.input"] = io.BytesIO(raw)
                 return self.app(environ, start_response)
-            return self._answer(doc, environ, start_response, path, started, rid)
+            return self._answer(doc, environ, start_response, path, started, rid, client)
         finally:
             middleware.served_id.reset(token)
 
@@ -148,10 +149,17 @@ class MovePath:
             return None
 
     def _client(self, environ: dict[str, Any]) -> Callable[[], str]:
-        extensions = self.flask.extensions
-        return lambda: middleware.address_of(
-            environ, extensions.get("chronicle.trusted_proxies", ())
-        )
+        """The request's client address, worked out once when first asked (by the limiter,
+        then the log line), as Flask's path keeps it in ``g``."""
+        proxies = self.flask.extensions.get("chronicle.trusted_proxies", ())
+        known: list[str] = []
+
+        def client() -> str:
+            if not known:
+                known.append(middleware.address_of(environ, proxies))
+            return known[0]
+
+        return client
 
     def _answer(
         self,
@@ -161,10 +169,11 @@ class MovePath:
         path: str,
         started: float,
         rid: str,
+        client: Callable[[], str],
     ) -> list[bytes]:
         data = self.json.answer(doc)
         seconds = time.perf_counter() - started
-        middleware.record("POST", self.route, path, 201, seconds, rid, self._client(environ))
+        middleware.record("POST", self.route, path, 201, seconds, rid, client)
         headers = [("Content-Type", "application/json"), ("Content-Length", "")]
         headers.append((middleware.REQUEST_ID, rid))
         gz = compression.gzipped(data, environ.get("HTTP_ACCEPT_ENCODING", ""), path)

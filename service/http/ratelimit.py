@@ -8,7 +8,7 @@ its expiry in the same call) and returns them; a counter over its amount refuses
 On a Redis Cluster the counters of one scope key share a hash tag, and each scope is one call.
 
 A counter's key: ``chronicle-rl:{<scope key>}:<amount>/<multiples>/<granularity>``; the scope
-key is already a hash for tokens (``limits.token_key``).
+key is already a hash for tokens (``limits.token_scope``).
 """
 
 from __future__ import annotations
