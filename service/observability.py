@@ -256,5 +256,11 @@ def configure_logging(stream: Any = None) -> None:
         return
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(JsonFormatter())
+    # What no line of ours shows is not gathered for every record: the caller's file and
+    # line (a walk of the stack), the thread, the multiprocessing name; the logging HOWTO's
+    # "Optimization".  The process id stays: gunicorn's own log lines show it.
+    logging._srcfile = None
+    logging.logThreads = False
+    logging.logMultiprocessing = False
     root.addHandler(handler)
     root.setLevel(os.environ.get("CHRONICLE_LOG_LEVEL", "INFO").upper())
