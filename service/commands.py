@@ -19,7 +19,7 @@ from typing import Any
 
 from domain import engine, games, seating
 from domain import table as tables
-from domain.engine import Config, Event, Game, Match
+from domain.engine import Config, Event, Game, Job, Match
 from domain.errors import BadAction, Forbidden, StateConflict, UndoRefused
 from domain.rng import Rng
 from domain.undo import HOST as HOST_REQUESTER
@@ -70,12 +70,13 @@ def setup_length(records: Sequence[Recorded]) -> int:
     return len(records)
 
 
-def progress(game: Game, match: Match, at: int) -> Progress:
-    """The meta's part that every write changes, including the follow-ups the write leaves."""
+def progress(game: Game, match: Match, at: int, jobs: list[Job] | None = None) -> Progress:
+    """The meta's part that every write changes, including the follow-ups the write leaves
+    (``jobs``: ``engine.follow_ups`` of this match, if the caller has them already)."""
     return Progress(
         status=match.status(game),
         to_act=match.to_act(game),
-        follow_ups=follow_ups_of(engine.follow_ups(game, "", match)),
+        follow_ups=follow_ups_of(engine.follow_ups(game, "", match) if jobs is None else jobs),
         updated_at=at,
         result=match.result,
         seats=tuple(seats_doc(match)),
@@ -469,7 +470,8 @@ class Commands:
         crossed = match.version // SNAPSHOT_EVERY > cur.match.version // SNAPSHOT_EVERY
         if crossed or match.status(cur.game) != engine.ACTIVE:  # a finished game loads at once
             snapshot = (match.version, snapshot_blob(cur.game, match, records[-1].hash))
-        now = progress(cur.game, match, records[-1].at)
+        jobs = engine.follow_ups(cur.game, cur.game_id, match)
+        now = progress(cur.game, match, records[-1].at, jobs)
         written: GameMeta | Progress = now if whole is None else replace(whole, progress=now)
         try:
             self.store.append(
@@ -482,7 +484,7 @@ class Commands:
         kept = cur.meta if whole is None else whole
         self.loader.remember(cur.game_id, match, head, kept.moved(match.version, head, now))
         faults.point("after_append")  # tests only: die between the append and the enqueue
-        self.jobs.enqueue(engine.follow_ups(cur.game, cur.game_id, match))
+        self.jobs.enqueue(jobs)
         self.hooks.appended(cur, match, records)
         return match
 
