@@ -202,8 +202,7 @@ class Limiter:
         if unlimited(method, path):
             return
         token = auth.presented(authorization)  # parsed and hashed once a request
-        counted = token is not None and (self.token is not None or method == "POST")
-        tokens = token_scope(token) if counted else ""
+        tokens = token_scope(token) if token is not None else ""
         address = address_key(client()) if self.address or self.quota else ""
         scoped = [(address, self.address)] if self.address else []
         if self.token and token is not None:
