@@ -38,6 +38,15 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture
+def own_redis_url(tmp_path: Path) -> Iterator[str]:
+    """A Redis server of the test's own, for a test that empties or scans what the session
+    worker's reconciler (every second) also reads on the session's server."""
+    server = RedisServer(tmp_path, port=free_port(), persistent=False)
+    yield server.start()
+    server.stop()
+
+
+@pytest.fixture
 def redis_client(redis_url: str) -> redis.Redis:
     return redis.Redis.from_url(redis_url)
 

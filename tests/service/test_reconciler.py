@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import pytest
 import redis
 from rq import Queue
 from rq.job import JobStatus
@@ -24,7 +22,6 @@ from rq.serializers import JSONSerializer
 
 from service.memory_store import MemoryEventStore
 from service.meta import GameMeta
-from service.redis_server import RedisServer, free_port
 from service.redis_store import LIVE, LIVE_FILLED, RedisEventStore
 from service.store import LIVE_GRACE_MS
 from tests.store.test_event_store import BOT_TO_ACT, FINISHED, new_meta, records
@@ -91,19 +88,11 @@ def test_a_pass_reads_only_live_games_and_still_finds_a_missing_follow_up(redis_
     assert store.read == [waiting]
 
 
-@pytest.fixture
-def own_redis_url(tmp_path: Path) -> Iterator[str]:
-    """A Redis server of the test's own: the session's server has the session worker's
-    reconciler, which would find this test's game first and run (and fail) its bot turn."""
-    server = RedisServer(tmp_path, port=free_port(), persistent=False)
-    yield server.start()
-    server.stop()
-
-
 def test_games_stored_before_the_live_index_are_reconciled_after_an_upgrade(
     own_redis_url: str,
 ) -> None:
-    """No live index on the server yet: the first pass fills it from the game index."""
+    """No live index on the server yet: the first pass fills it from the game index.  On a
+    server of its own: the session worker's reconciler would find the game first."""
     queue, store = _queue(own_redis_url), RedisEventStore(redis.Redis.from_url(own_redis_url))
     g = "reconciler-" + secrets.token_hex(6)
     store.append(g, 0, "", records(1, 1), replace(new_meta(), progress=BOT_TO_ACT))

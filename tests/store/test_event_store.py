@@ -25,7 +25,6 @@ from service import redis_store as store_module
 from service.connections import connect
 from service.memory_store import MemoryEventStore
 from service.meta import GameMeta, Progress
-from service.redis_server import RedisServer, free_port
 from service.redis_store import (
     DICT_ID,
     DICT_SHA256,
@@ -371,16 +370,13 @@ def own_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventS
     if request.param == "memory":
         yield MemoryEventStore()
         return
-    server: RedisServer | RedisClusterServer
     if request.param == "single":
-        server = RedisServer(tmp_path, port=free_port(), persistent=False)
-        url = server.start()
-    else:
-        server = RedisClusterServer(tmp_path, masters=1)
-        server.start()
-        url = server.url
+        yield RedisEventStore(connect(request.getfixturevalue("own_redis_url")))
+        return
+    server = RedisClusterServer(tmp_path, masters=1)
+    server.start()
     try:
-        yield RedisEventStore(connect(url))
+        yield RedisEventStore(connect(server.url))
     finally:
         server.stop()
 
