@@ -33,8 +33,8 @@ import redis
 
 from domain import jsontext
 from projections.records import Recorded
+from service import connections, observability
 from service import meta as meta_codec
-from service import observability
 from service.meta import GameMeta, Progress
 from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Conflict, Loaded
 
@@ -243,10 +243,10 @@ class RedisEventStore:
 
     def __init__(self, client: redis.Redis) -> None:
         self.r = client
-        self._append = client.register_script(_script("append"))
-        self._load = client.register_script(_script("load"))
-        self._truncate = client.register_script(_script("truncate"))
-        self._drop_live = client.register_script(_script("drop_live"))
+        self._append = connections.script(client, _script("append"))
+        self._load = connections.script(client, _script("load"))
+        self._truncate = connections.script(client, _script("truncate"))
+        self._drop_live = connections.script(client, _script("drop_live"))
         self._marked: dict[str, int] = {}  # game id -> this process's last live mark (ms)
 
     def _mark(self, game_id: str, progress: Progress) -> None:

@@ -20,6 +20,7 @@ from typing import Any
 import redis
 from limits import RateLimitItem, parse_many
 
+from service import connections
 from service.chat import RateLimited
 
 # KEYS: the counters; ARGV: their windows' lengths in seconds.  Returns the counts.
@@ -49,7 +50,7 @@ class Counters:
     def __init__(self, client: Any, prefix: str) -> None:
         self.prefix = prefix
         self.single = isinstance(client, redis.Redis)  # else a Redis Cluster client
-        self._hit = client.register_script(HIT)
+        self._hit = connections.script(client, HIT)
 
     def hit(self, scoped: Sequence[tuple[str, Limit]]) -> None:
         """Count one request against each (scope key, limit); raise ``RateLimited`` naming

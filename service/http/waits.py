@@ -41,6 +41,8 @@ from typing import Any
 import redis
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
+from service import connections
+
 log = logging.getLogger(__name__)
 
 DEFAULTS = {
@@ -121,9 +123,9 @@ class Leases:
 
     def __init__(self, client: Any, lease: float) -> None:
         self.lease_ms = max(1, round(lease * 1000))
-        self._acquire = client.register_script(ACQUIRE)
-        self._release = client.register_script(RELEASE)
-        self._refresh = client.register_script(REFRESH)
+        self._acquire = connections.script(client, ACQUIRE)
+        self._release = connections.script(client, RELEASE)
+        self._refresh = connections.script(client, REFRESH)
         self._lock = threading.Lock()
         self._live: dict[str, Sequence[str]] = {}  # member -> its keys
         self._counter = itertools.count()
