@@ -303,6 +303,14 @@ def settle(game: Game, match: Match, at: int) -> Match:
 
 def decide(game: Game, match: Match, seat: int, action: Mapping[str, Any], rng: Rng) -> list[Event]:
     """The common checks, then the game's own rules."""
+    return decide_checked(game, match, seat, check_shape(game, action), rng)
+
+
+def decide_checked(
+    game: Game, match: Match, seat: int, action: dict[str, Any], rng: Rng
+) -> list[Event]:
+    """``decide`` for an action ``check_shape`` has returned: the service checks the shape
+    first (a malformed action is refused before a stale version) and does not pay twice."""
     status = match.status(game)
     if status == tables.WAITING:
         raise Forbidden("not_started", "the game waits for players; no action is taken yet")
@@ -310,7 +318,7 @@ def decide(game: Game, match: Match, seat: int, action: Mapping[str, Any], rng: 
         raise Forbidden("game_over", f"the game is {status}; no more actions are taken")
     if seat not in game.to_act(match.state):
         raise Forbidden("not_your_turn", f"seat {seat} is not to act now")
-    return normalized(game.decide(match.state, seat, check_shape(game, action), rng))
+    return normalized(game.decide(match.state, seat, action, rng))
 
 
 def finish(game: Game, match: Match) -> list[Event]:

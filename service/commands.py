@@ -302,7 +302,7 @@ class Commands:
         if_match: str | None = None,
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
-        engine.check_shape(cur.game, action)
+        checked = engine.check_shape(cur.game, action)
         self.budget.check(WRITE)
         if expected_version != cur.match.version:
             raise VersionConflict(cur.match.version)
@@ -310,7 +310,8 @@ class Commands:
         if not by_bot and cur.match.table is not None:
             seating.check_person(cur.match, seat)
         version = cur.match.version
-        events = engine.decide(cur.game, cur.match, seat, action, Rng.at(cur.seed, version + 1))
+        rng = Rng.at(cur.seed, version + 1)
+        events = engine.decide_checked(cur.game, cur.match, seat, checked, rng)
         records = chained(cur.seed, version, cur.head, events, seat, dict(action), self.clock())
         response = {
             "version": version + len(records),
