@@ -52,12 +52,14 @@ from flask import Flask, Request, Response, current_app, g, has_request_context
 from flask.globals import _cv_app as _app_ctx
 from flask.globals import _cv_request as _request_ctx
 from flask_cors import CORS
+from flask_cors.core import get_cors_options
 from werkzeug.exceptions import UnsupportedMediaType
 
 from service import observability
 
 REQUEST_ID = "X-Request-ID"
-CORS_ON = "chronicle.cors"  # app.extensions: whether CORS answers are configured
+CORS_API = "chronicle.cors_api"  # app.extensions: the CORS options of API_RESOURCE, if on
+API_RESOURCE = r"/api/v1/*"
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 log = logging.getLogger("chronicle.request")
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
@@ -271,14 +273,16 @@ def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
     app.after_request(_finish)
     app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
     origins = cors_origins(env)
-    app.extensions[CORS_ON] = bool(origins)
     if origins:
-        CORS(
-            app,
-            resources={r"/api/v1/*": {"origins": "*" if "*" in origins else origins}},
-            allow_headers=["Authorization", "Content-Type", "Idempotency-Key", REQUEST_ID],
-            expose_headers=["Retry-After", REQUEST_ID],
-            methods=["GET", "POST", "OPTIONS"],
-            supports_credentials=False,
-            max_age=600,
-        )
+        api = {"origins": "*" if "*" in origins else origins}
+        options: dict[str, Any] = {
+            "allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", REQUEST_ID],
+            "expose_headers": ["Retry-After", REQUEST_ID],
+            "methods": ["GET", "POST", "OPTIONS"],
+            "supports_credentials": False,
+            "max_age": 600,
+        }
+        CORS(app, resources={API_RESOURCE: api}, **options)
+        # the same options as flask-cors resolves them for the API's resource: the move path
+        # answers with the headers flask-cors' hook would add (service.http.move_path)
+        app.extensions[CORS_API] = get_cors_options(app, options, api)

@@ -14,12 +14,14 @@ the same work with the same functions, without the cycle:
   limits and quotas (``limits.Limiter.check``, the same counters, counted once), the text
   check (``text.header_problem``, ``text.first_bad``);
 - the body rule of the view (``actions.plain``) and the move itself (``actions.act``);
-- the answer: the app's JSON provider, ``compression.gzipped`` for a large one.
+- the answer: the app's JSON provider, ``compression.gzipped`` for a large one, and where
+  CORS is configured the headers flask-cors' hook adds (``flask_cors.core.get_cors_headers``
+  with the options ``middleware.install`` resolved for the API's resource).
 
 Anything else goes to Flask as it came (the body, if read, given back as it was): another
-method or path, a query string, a body that is not ``application/json`` by its Content-Length,
-over the size limit, malformed, too deep or not a plain move; and every request where CORS is
-configured (flask-cors' hook adds headers to answers).
+method or path (a CORS preflight is an ``OPTIONS``), a query string, a body that is not
+``application/json`` by its Content-Length, over the size limit, malformed, too deep or not a
+plain move.
 A refusal (any exception: a rule, a limit, bad text, Redis) is answered by Flask's own error
 handlers and after-request hooks, in a request context of the same request, so its answer is
 Flask's to the byte.  ``tests/service/test_move_path.py`` plays the same games both ways and
@@ -39,6 +41,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
+from flask_cors.core import get_cors_headers
+from werkzeug.datastructures import EnvironHeaders
 
 from service.chronicle import Chronicle
 from service.http import actions, compression, middleware, text
@@ -60,6 +64,7 @@ STANDS_IN_FOR = {  # the app's hooks (before, after) that this path does itself
     "after": ("service.http.compression.compress", "service.http.middleware._finish"),
 }
 ENDPOINT = "actions.ActionsResource"  # the route of POST /games/<id>/actions
+CORS_HOOK = "flask_cors.extension.make_after_request_function.<locals>.cors_after_request"
 WSGI = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
@@ -72,15 +77,14 @@ class MovePath:
 
     def __init__(self, app: WSGI, flask: Flask) -> None:
         self.app, self.flask = app, flask
-        # CORS on: flask-cors' hook answers (a Vary header) even without an Origin: Flask's.
-        self.off = bool(flask.extensions.get(middleware.CORS_ON))
-        if self.off:
-            return
+        # CORS on: the headers flask-cors' hook adds to an answer of the API's resource
+        self.cors: Any = flask.extensions.get(middleware.CORS_API)
         before = _names(flask.before_request_funcs.get(None, ()))
         after = set(_names(flask.after_request_funcs.get(None, ())))
+        expected = set(STANDS_IN_FOR["after"]) | ({CORS_HOOK} if self.cors is not None else set())
         if (
             not set(before) <= set(STANDS_IN_FOR["before"])
-            or after != set(STANDS_IN_FOR["after"])
+            or after != expected
             or flask.teardown_request_funcs
             or flask.url_value_preprocessors
         ):
@@ -103,7 +107,6 @@ class MovePath:
         length = environ.get("CONTENT_LENGTH") or ""
         if (
             m is None
-            or self.off
             or environ.get("QUERY_STRING")
             or environ.get("CONTENT_TYPE") not in _JSON
             or "HTTP_TRANSFER_ENCODING" in environ
@@ -175,6 +178,9 @@ class MovePath:
         seconds = time.perf_counter() - started
         middleware.record("POST", self.route, path, 201, seconds, rid, client)
         headers = [("Content-Type", "application/json"), ("Content-Length", "")]
+        if self.cors is not None:
+            cors = get_cors_headers(self.cors, EnvironHeaders(environ), "POST")
+            headers += [(k, str(v)) for k, v in cors.items(multi=True)]
         headers.append((middleware.REQUEST_ID, rid))
         gz = compression.gzipped(data, environ.get("HTTP_ACCEPT_ENCODING", ""), path)
         if gz is not None:

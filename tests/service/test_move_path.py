@@ -188,9 +188,33 @@ def test_an_app_with_a_hook_it_does_not_know_has_no_move_path(app: Any) -> None:
         MovePath(_moves_path(app).app, app)
 
 
-def test_with_cors_on_every_move_goes_to_flask(
-    monkeypatch: pytest.MonkeyPatch, redis_url: str
+@pytest.mark.parametrize("origins", ["https://play.example", "*"])
+def test_with_cors_on_moves_carry_flask_cors_headers(
+    monkeypatch: pytest.MonkeyPatch, redis_url: str, origins: str
 ) -> None:
-    monkeypatch.setenv("CHRONICLE_CORS_ORIGINS", "https://play.example")
-    moves = _moves_path(create_app(settings(redis_url)))
-    assert moves.off
+    """flask-cors' hook adds its headers to the API's answers (the allowed origin, also to a
+    request without an Origin, which a browser never sends cross-origin; none to an origin
+    not allowed); the move path adds the same, in the same place; refusals are Flask's."""
+    monkeypatch.setenv("CHRONICLE_CORS_ORIGINS", origins)
+    pair = Pair(create_app(settings(redis_url)), "artus", 2)
+    handed: list[str] = []
+    flask = pair.moves.app
+    pair.moves.app = lambda env, sr: handed.append(env["PATH_INFO"]) or flask(env, sr)
+    origin_of = ["https://play.example", "https://elsewhere.example", None]
+    try:
+        for i, (seat, version, action) in enumerate(pair.script.moves[:12]):
+            origin = origin_of[i % 3]
+            body = {"action": action, "expected_version": version}
+            status, headers, _ = _same(pair.send(seat, body, {"Origin": origin} if origin else {}))
+            assert status == "201 CREATED"
+            names = {k for k, _ in headers}
+            allowed = origins == "*" or origin in (origins, None)
+            assert ("Access-Control-Allow-Origin" in names) == allowed, (origin, headers)
+            if i == 0:  # a stale version, refused: Flask's answer, with the same headers
+                stale = {**body, "expected_version": version + 3}
+                refused = _same(pair.send(seat, stale, {"Origin": "https://play.example"}))
+                assert refused[0].startswith("409")
+                assert "Access-Control-Allow-Origin" in {k for k, _ in refused[1]}
+        assert len(handed) == 12 + 1, "only the Flask half and the refusal went to Flask"
+    finally:
+        pair.moves.app = flask
