@@ -185,7 +185,13 @@ class MovePath:
         gz = compression.gzipped(data, environ.get("HTTP_ACCEPT_ENCODING", ""), path)
         if gz is not None:
             data = gz
-            headers += [("Content-Encoding", "gzip"), ("Vary", "Accept-Encoding")]
+            headers.append(("Content-Encoding", "gzip"))
+            # as werkzeug's ``response.vary.add``: into a Vary already there (CORS' ``Origin``)
+            vary = next((i for i, (k, _) in enumerate(headers) if k == "Vary"), None)
+            if vary is None:
+                headers.append(("Vary", "Accept-Encoding"))
+            else:
+                headers[vary] = ("Vary", headers[vary][1] + ", Accept-Encoding")
         headers[1] = ("Content-Length", str(len(data)))
         start_response("201 CREATED", headers)
         return [data]

@@ -15,6 +15,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 from bench.scripts import scripts
 from domain.games import GAMES
 from service.app import create_app
+from service.http import compression
 from service.http.move_path import MovePath
 from tests.conftest import settings
 
@@ -218,3 +219,19 @@ def test_with_cors_on_moves_carry_flask_cors_headers(
         assert len(handed) == 12 + 1, "only the Flask half and the refusal went to Flask"
     finally:
         pair.moves.app = flask
+
+
+def test_with_cors_on_a_large_answer_is_gzipped_and_varies_as_flask_s(
+    monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
+    """Two origins: flask-cors adds ``Vary: Origin``; gzip adds ``Accept-Encoding`` to it."""
+    monkeypatch.setenv("CHRONICLE_CORS_ORIGINS", "https://play.example,https://b.example")
+    monkeypatch.setattr(compression, "MIN_BYTES", 0)  # every answer is large enough
+    pair = Pair(create_app(settings(redis_url)), "artus", 3)
+    for seat, version, action in pair.script.moves[:4]:
+        body = {"action": action, "expected_version": version}
+        headers = {"Origin": "https://b.example", "Accept-Encoding": "gzip"}
+        status, got, _ = _same(pair.send(seat, body, headers))
+        assert status == "201 CREATED"
+        assert ("Vary", "Origin, Accept-Encoding") in got, got
+        assert ("Content-Encoding", "gzip") in got
