@@ -4,9 +4,10 @@ rate limits, log lines and metrics included (issue 16)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -39,6 +40,17 @@ class Pair:
         self.a, self.tokens_a = self.script.create(ch)
         self.b, self.tokens_b = self.script.create(ch)
         self.sent = 0
+
+    @contextlib.contextmanager
+    def handed(self) -> Iterator[list[str]]:
+        """The paths of the requests the move path hands to Flask, while in the block."""
+        paths: list[str] = []
+        flask = self.moves.app
+        self.moves.app = lambda env, sr: paths.append(env["PATH_INFO"]) or flask(env, sr)
+        try:
+            yield paths
+        finally:
+            self.moves.app = flask
 
     def send(
         self,
@@ -92,18 +104,13 @@ def _same(answers: tuple[Any, ...]) -> tuple[str, list[tuple[str, str]], bytes]:
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_move_of_a_game_is_answered_as_flask_answers_it(app: Any, game: str) -> None:
     pair = Pair(app, game, 0)
-    handed: list[str] = []
-    flask = pair.moves.app
-    pair.moves.app = lambda env, sr: handed.append(env["PATH_INFO"]) or flask(env, sr)
-    try:
+    with pair.handed() as handed:
         for seat, version, action in pair.script.moves:
             status, _, body = _same(
                 pair.send(seat, {"action": action, "expected_version": version})
             )
             assert status == "201 CREATED", body
-        assert len(handed) == len(pair.script.moves)  # only the Flask half: none handed over
-    finally:
-        pair.moves.app = flask
+    assert len(handed) == len(pair.script.moves)  # only the Flask half: none handed over
 
 
 def test_refusals_are_flask_s_answers(app: Any) -> None:
@@ -198,11 +205,8 @@ def test_with_cors_on_moves_carry_flask_cors_headers(
     not allowed); the move path adds the same, in the same place; refusals are Flask's."""
     monkeypatch.setenv("CHRONICLE_CORS_ORIGINS", origins)
     pair = Pair(create_app(settings(redis_url)), "artus", 2)
-    handed: list[str] = []
-    flask = pair.moves.app
-    pair.moves.app = lambda env, sr: handed.append(env["PATH_INFO"]) or flask(env, sr)
     origin_of = ["https://play.example", "https://elsewhere.example", None]
-    try:
+    with pair.handed() as handed:
         for i, (seat, version, action) in enumerate(pair.script.moves[:12]):
             origin = origin_of[i % 3]
             body = {"action": action, "expected_version": version}
@@ -216,9 +220,7 @@ def test_with_cors_on_moves_carry_flask_cors_headers(
                 refused = _same(pair.send(seat, stale, {"Origin": "https://play.example"}))
                 assert refused[0].startswith("409")
                 assert "Access-Control-Allow-Origin" in {k for k, _ in refused[1]}
-        assert len(handed) == 12 + 1, "only the Flask half and the refusal went to Flask"
-    finally:
-        pair.moves.app = flask
+    assert len(handed) == 12 + 1, "only the Flask half and the refusal went to Flask"
 
 
 def test_with_cors_on_a_large_answer_is_gzipped_and_varies_as_flask_s(
