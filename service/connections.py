@@ -16,7 +16,7 @@ import select
 import sys
 from collections.abc import Callable
 from queue import Empty, Full
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 import hiredis
@@ -28,6 +28,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, NoScriptError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from redis.maint_notifications import MaintNotificationsConfig
+
+if TYPE_CHECKING:
+    from service.pipelining import AutoPipeline
 
 SOCKET_TIMEOUT = 1.5  # a frozen Redis is answered 503 within 2 s
 CONNECT_TIMEOUT = 1.0
@@ -170,7 +173,11 @@ class LeanScript:
     connections that do not, as ``connect`` makes them).  So a failure of the connection
     (``ConnectionError``, ``TimeoutError``) closes it and is raised, as redis-py does when it
     may not retry: a frozen Redis costs one socket timeout, not two.  An error of the script
-    itself (``ResponseError``) is raised as redis-py raises it."""
+    itself (``ResponseError``) is raised as redis-py raises it.
+
+    In a process where gevent patched the sockets (an API process) the packed call goes to
+    the process's ``AutoPipeline`` instead, which sends the calls of all greenlets together
+    on one connection, with the same replies and errors (``service.pipelining``)."""
 
     def __init__(self, client: redis.Redis, text: str) -> None:
         self.script: Script = client.register_script(text)
@@ -178,6 +185,22 @@ class LeanScript:
         if not isinstance(pool, QuietPool):
             raise TypeError("LeanScript takes a client of a QuietPool (see script())")
         self.pool = pool
+        self.pid = 0  # the process that decided ``pipe``
+        self.pipe: AutoPipeline | None = None
+
+    def _pipe(self) -> AutoPipeline | None:
+        """Decided once in each process, at its first call (a gunicorn worker patches its
+        sockets before it loads the app, but a client may be made before either): under
+        gevent the calls of all greenlets share a writer (``service.pipelining``)."""
+        monkey = sys.modules.get("gevent.monkey")
+        self.pid = os.getpid()
+        if monkey is not None and monkey.is_module_patched("socket"):
+            from service.pipelining import for_pool
+
+            self.pipe = for_pool(self.pool)
+        else:
+            self.pipe = None
+        return self.pipe
 
     def __call__(self, keys: Any = (), args: Any = ()) -> Any:
         script = self.script
@@ -185,6 +208,12 @@ class LeanScript:
             packed = hiredis.pack_command((b"EVALSHA", script.sha, len(keys), *keys, *args))
         except TypeError as error:  # what redis-py's hiredis packer raises for it
             raise DataError(error) from error
+        pipe = self.pipe if self.pid == os.getpid() else self._pipe()
+        if pipe is not None:
+            try:
+                return pipe.call(packed)
+            except NoScriptError:
+                return script(keys=keys, args=args)
         pool = self.pool
         connection = pool.get_connection()
         try:
