@@ -252,7 +252,7 @@ def record(
             "duration_ms": round(seconds * 1000, 3),
             "client": client(),
         }
-        log.info("request", extra={"fields": fields})
+        observability.log_info(log, "request", fields)
 
 
 def metrics() -> Response:
