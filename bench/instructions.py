@@ -76,11 +76,15 @@ from bench.move_profile import _plan, call
 from service import http1
 from service.redis_server import RedisServer
 n = int(sys.argv[1])
+extra = BROWSER if sys.argv[2:] == ["browser"] else ""
+moved = iter(range(10**9))
 
 def raw(env):
     body = env["wsgi.input"].getvalue()
     head = f"{{env['REQUEST_METHOD']}} {{env['PATH_INFO']}} HTTP/1.1\\r\\nHost: bench\\r\\n"
     head += f"Authorization: {{env['HTTP_AUTHORIZATION']}}\\r\\n"
+    if extra:
+        head += extra + f"Idempotency-Key: move-{{next(moved)}}\\r\\n"
     head += f"Content-Type: application/json\\r\\nContent-Length: {{len(body)}}\\r\\n\\r\\n"
     return head.encode() + body
 
@@ -119,17 +123,38 @@ with tempfile.TemporaryDirectory() as tmp:
     finally:
         redis.stop()
 """
+# ``--browser``: the fields Chromium adds to the web client's move (``service/web/static``:
+# ``fetch`` with ``credentials: "omit"``, no referrer, an ``Idempotency-Key`` per move).
+BROWSER_FIELDS = (
+    ("Connection", "keep-alive"),
+    ("sec-ch-ua", '"Chromium";v="156", "Not?A_Brand";v="24"'),
+    ("Accept", "application/json"),
+    ("sec-ch-ua-mobile", "?0"),
+    ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "Chrome/156.0.0.0 Safari/537.36"),
+    ("sec-ch-ua-platform", '"Linux"'),
+    ("Origin", "http://bench"),
+    ("Sec-Fetch-Site", "same-origin"),
+    ("Sec-Fetch-Mode", "cors"),
+    ("Sec-Fetch-Dest", "empty"),
+    ("Accept-Encoding", "gzip, deflate, br, zstd"),
+    ("Accept-Language", "en-GB,en;q=0.9"),
+)  # fmt: skip
+SERVED = SERVED.replace("BROWSER", repr("".join(f"{k}: {v}\r\n" for k, v in BROWSER_FIELDS)), 1)
 _TOTALS = re.compile(r"^(?:totals|summary): (\d+)", re.M)
 
 
-def count(tree: Path, moves: int, limits: bool, out: Path, served: bool = False) -> int:
-    """Instructions callgrind counted in one run of ``CHILD`` (``SERVED``) with ``moves``
-    moves."""
+def count(
+    tree: Path, moves: int, limits: bool, out: Path, served: bool = False, browser: bool = False
+) -> int:
+    """Instructions callgrind counted in one run of ``CHILD`` (``SERVED``, with the fields a
+    browser sends if ``browser``) with ``moves`` moves."""
     env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "QUEUE_REDIS_URL")}
     env.update(LIMITS_ON if limits else LIMITS_OFF, PYTHONPATH=str(tree))
     env.pop("PROMETHEUS_MULTIPROC_DIR", None)
     cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}"]
     cmd += ["--trace-children=no", sys.executable, "-c", SERVED if served else CHILD, str(moves)]
+    cmd += ["browser"] if browser else []
     log = out.with_suffix(".log")  # the request log lines (written: they are a move's cost)
     with log.open("wb") as err:
         done = subprocess.run(cmd, cwd=tree, env=env, stdout=err, stderr=err)
@@ -158,12 +183,15 @@ def run(args: argparse.Namespace) -> int:
         ]
         with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
             futures = [
-                pool.submit(count, tree, n, limits, Path(tmp) / f"cg-{i}.out", args.served)
+                pool.submit(
+                    count, tree, n, limits, Path(tmp) / f"cg-{i}.out", args.served, args.browser
+                )
                 for i, (_, tree, limits, n) in enumerate(jobs)
             ]
             counts = [f.result() for f in futures]
     got = {(label, limits, n): c for (label, _, limits, n), c in zip(jobs, counts, strict=True)}
     where = "served by service.http1 under gevent" if args.served else "the app called as WSGI"
+    where += ", with a browser's header fields" if args.browser else ""
     print(f"instructions a move in the API process, {where} (callgrind; {args.moves} moves)")
     for limits in conditions:
         base = None
@@ -183,6 +211,11 @@ def main() -> int:
     parser.add_argument("--limits", action="store_true", help="also with rate limits on")
     parser.add_argument(
         "--served", action="store_true", help="through service.http1 and gevent (and a client)"
+    )
+    parser.add_argument(
+        "--browser",
+        action="store_true",
+        help="with --served: each move with the header fields Chromium sends for the web client",
     )
     args = parser.parse_args()
     if not 1 <= args.moves <= PLANNED - WARM:

@@ -85,7 +85,19 @@ _BAD_VALUE = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _DIGITS = re.compile(rb"[0-9]{1,18}")
 _CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,15})[ \t]*(?:;.*)?")
 _NO_BODY = frozenset((204, 304))
+_ANSWER_READ = frozenset(("content-length", "connection", "transfer-encoding"))
 _SPECIAL = {b"CONTENT-TYPE": "CONTENT_TYPE", b"CONTENT-LENGTH": "CONTENT_LENGTH"}
+# Every field line of a head at once, as the checks of ``_check_field`` take them one by one (a
+# token, a colon, a value without control characters; lines split at CRLF): a head it matches
+# needs no check of each line.  Linear: a value cannot hold the CR that ends its line.
+_FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*"
+_FIELD_LINES = re.compile(_FIELD + rb"(?:\r\n" + _FIELD + rb")*")
+# The fields the connection reads itself (besides putting them in the environ).
+LENGTH, CODING, CONNECTION, EXPECT = 1, 2, 3, 4
+_READ = {b"CONTENT-LENGTH": LENGTH, b"TRANSFER-ENCODING": CODING, b"CONNECTION": CONNECTION}
+_READ[b"EXPECT"] = EXPECT
+_NAMES: dict[bytes, tuple[str | None, int]] = {}  # a field's name as sent -> (key, what to read)
+NAMES_KEPT = 1024  # names remembered at most (a client may send any)
 
 
 @dataclass(frozen=True)
@@ -114,16 +126,15 @@ class Closed(Exception):
     """The client went away (or sent half a head and stopped): nothing more to answer."""
 
 
-_date: list[Any] = [0, b""]
+_date: list[Any] = [0, ""]
 
 
-def http_date() -> bytes:
+def http_date() -> str:
     """The ``Date`` header's value, made once a second."""
     now = int(time.time())
     if _date[0] != now:
         _date[0], _date[1] = now, time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(now))
-        _date[1] = _date[1].encode()
-    return _date[1]
+    return str(_date[1])
 
 
 def error_bytes(status: int, reason: str, code: str, message: str) -> bytes:
@@ -266,6 +277,92 @@ class Body:
         return self.done
 
 
+@dataclass(slots=True)
+class Fields:
+    """What the connection reads itself of a head's fields; ``size``: their bytes as
+    ``service.http.edge.header_bytes`` counts them in the environ, counted as they are put
+    there (so the edge does not walk the environ again)."""
+
+    length: bytes | None = None
+    coding: bytes | None = None
+    connection: bytes = b""
+    expect: bytes = b""
+    size: int = 0
+
+
+def _name(name: bytes) -> tuple[str | None, int]:
+    """A field's environ key (None for a name with ``_``: in the environ ``X_Forwarded_For``
+    would pass for ``X-Forwarded-For``; gunicorn drops it too) and what the connection reads of
+    it (``LENGTH``, ..., or 0); remembered for the next request, up to ``NAMES_KEPT`` names."""
+    known = _NAMES.get(name)
+    if known is None:
+        upper = name.upper()
+        key = None
+        if b"_" not in name:
+            key = _SPECIAL.get(upper) or "HTTP_" + upper.decode("latin-1").replace("-", "_")
+        known = (key, _READ.get(upper, 0))
+        if len(_NAMES) < NAMES_KEPT:
+            _NAMES[name] = known
+    return known
+
+
+def _check_field(line: bytes) -> None:
+    """Refuse a field line that is too long or malformed, or whose value holds a control
+    character: what ``_FIELD_LINES`` vouches for at once."""
+    if len(line) > LIMIT_REQUEST_FIELD_SIZE:
+        raise _too_large(f"a header field is over {LIMIT_REQUEST_FIELD_SIZE} bytes")
+    name, sep, value = line.partition(b":")
+    if not sep or not _TOKEN.fullmatch(name):
+        raise _bad("a malformed header field")
+    if _BAD_VALUE.search(value):
+        raise _bad("a control character in a header field's value")
+
+
+def read_fields(env: dict[str, Any], head: bytes, lines: list[bytes], vouch: bool = True) -> Fields:
+    """The field lines of ``head`` (``lines[1:]``; ``lines`` is the head split at CRLF) into
+    ``env`` by their CGI names (repeated ones joined by commas), and what the connection reads
+    of them.  The lines are checked one by one (``_check_field``) unless ``_FIELD_LINES``
+    vouches for all of them at once (``vouch``), as it does for any well-formed head; both
+    ways give the same environ and the same refusals (``tests/reliability/test_http1.py``)."""
+    found = Fields()
+    checked = (
+        vouch
+        and max(map(len, lines)) <= LIMIT_REQUEST_FIELD_SIZE
+        and _FIELD_LINES.fullmatch(head, len(lines[0]) + 2) is not None
+    )
+    for i in range(1, len(lines)):
+        line = lines[i]
+        if not checked:
+            _check_field(line)
+        name, _, value = line.partition(b":")
+        key, read = _NAMES.get(name) or _name(name)
+        value = value.strip(b" \t")
+        if read:
+            if read == LENGTH:
+                if not _DIGITS.fullmatch(value) or (
+                    found.length is not None and value != found.length
+                ):
+                    raise _bad("an invalid Content-Length")
+                found.length = value
+            elif read == CODING:
+                coding = value.lower()
+                found.coding = coding if found.coding is None else found.coding + b"," + coding
+            elif read == CONNECTION:
+                found.connection += b"," + value.lower()
+            else:
+                found.expect = value.lower()
+        if key is None:
+            continue
+        text = value.decode("latin-1")
+        if key in env:
+            env[key] = env[key] + "," + text
+            found.size += 1 + len(text)
+        else:
+            env[key] = text
+            found.size += len(name) + len(text) + 4
+    return found
+
+
 class Connection:
     """A client connection: its requests one after another (``serve``)."""
 
@@ -284,6 +381,22 @@ class Connection:
         self.timeouts, self.log, self.counted = timeouts, log, counted
         self.remote = (str(addr[0]), str(addr[1])) if isinstance(addr, tuple) else ("", "")
         self.buf = b""
+        self._timer: Any = None  # the head's time limit (``_head``), closed by ``serve``
+        self._base: dict[str, Any] = {  # every request's environ starts as a copy of this
+            "SCRIPT_NAME": "",
+            "SERVER_NAME": server[0],
+            "SERVER_PORT": server[1],
+            "REMOTE_ADDR": self.remote[0],
+            "REMOTE_PORT": self.remote[1],
+            "wsgi.version": (1, 0),
+            "wsgi.url_scheme": "http",
+            "wsgi.input_terminated": True,
+            "wsgi.errors": sys.stderr,
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": False,
+            SOCKET_KEY: sock,
+        }
 
     # ---- reading a head -----------------------------------------------------------------
     def _head(self) -> bytes | None:
@@ -291,7 +404,9 @@ class Connection:
         or the header timeout passed before a whole head came.  Each byte is searched once
         (a client sending a byte at a time must not cost a search of everything so far), and
         a head is at most ``MAX_HEAD`` bytes."""
-        timer = gevent.Timeout(self.timeouts.header)
+        timer = self._timer  # one per connection, started for each head: cheaper than a new one
+        if timer is None:
+            timer = self._timer = gevent.Timeout(self.timeouts.header)
         timer.start()
         try:
             buf = self.buf.lstrip(b"\r\n") if self.buf[:1] in (b"\r", b"\n") else self.buf
@@ -320,7 +435,7 @@ class Connection:
                 raise
             return None
         finally:
-            timer.close()
+            timer.cancel()
 
     def _environ(self, head: bytes) -> tuple[dict[str, Any], Body, bool, bool]:
         """The environ of ``head``, its body, whether the client lets the connection live on,
@@ -332,42 +447,9 @@ class Connection:
         method, target, version = m.groups()
         if len(lines) - 1 > LIMIT_REQUEST_FIELDS:
             raise _too_large(f"more than {LIMIT_REQUEST_FIELDS} header fields")
-        env: dict[str, Any] = {}
-        length: bytes | None = None
-        coding: bytes | None = None
-        connection = b""
-        expect = b""
-        fields = 0  # service.http.edge.header_bytes of the environ, counted as it is built
-        for line in lines[1:]:
-            if len(line) > LIMIT_REQUEST_FIELD_SIZE:
-                raise _too_large(f"a header field is over {LIMIT_REQUEST_FIELD_SIZE} bytes")
-            name, sep, value = line.partition(b":")
-            if not sep or not _TOKEN.fullmatch(name):
-                raise _bad("a malformed header field")
-            value = value.strip(b" \t")
-            if _BAD_VALUE.search(value):
-                raise _bad("a control character in a header field's value")
-            upper = name.upper()
-            if upper == b"CONTENT-LENGTH":
-                if not _DIGITS.fullmatch(value) or (length is not None and value != length):
-                    raise _bad("an invalid Content-Length")
-                length = value
-            elif upper == b"TRANSFER-ENCODING":
-                coding = value.lower() if coding is None else coding + b"," + value.lower()
-            elif upper == b"CONNECTION":
-                connection += b"," + value.lower()
-            elif upper == b"EXPECT":
-                expect = value.lower()
-            if b"_" in name:
-                continue
-            key = _SPECIAL.get(upper) or "HTTP_" + upper.decode("latin-1").replace("-", "_")
-            text = value.decode("latin-1")
-            if key in env:
-                env[key] = env[key] + "," + text
-                fields += 1 + len(text)
-            else:
-                env[key] = text
-                fields += len(name) + len(text) + 4
+        env = self._base.copy()
+        found = read_fields(env, head, lines)
+        length, coding, expect = found.length, found.coding, found.expect
         chunked = False
         if coding is not None:
             if length is not None:
@@ -378,35 +460,21 @@ class Connection:
             chunked = True
         if expect and (expect != b"100-continue" or version != b"1.1"):
             raise Refused(417, "Expectation Failed", "bad_request", "unsupported Expect")
-        tokens = {t.strip() for t in connection.split(b",")}
-        keep = b"close" not in tokens if version == b"1.1" else b"keep-alive" in tokens
+        if found.connection:
+            tokens = {t.strip() for t in found.connection.split(b",")}
+            keep = b"close" not in tokens if version == b"1.1" else b"keep-alive" in tokens
+        else:
+            keep = version == b"1.1"
         path, query = self._target(method, target)
         size = int(length) if length is not None else None
         body = Body(self, size, chunked)
-        env.update(
-            {
-                "REQUEST_METHOD": method.decode("latin-1"),
-                "SCRIPT_NAME": "",
-                "PATH_INFO": path,
-                "QUERY_STRING": query,
-                "RAW_URI": target.decode("latin-1"),
-                "SERVER_NAME": self.server[0],
-                "SERVER_PORT": self.server[1],
-                "SERVER_PROTOCOL": "HTTP/" + version.decode(),
-                "REMOTE_ADDR": self.remote[0],
-                "REMOTE_PORT": self.remote[1],
-                "wsgi.version": (1, 0),
-                "wsgi.url_scheme": "http",
-                "wsgi.input": body,
-                "wsgi.input_terminated": True,
-                "wsgi.errors": sys.stderr,
-                "wsgi.multithread": False,
-                "wsgi.multiprocess": True,
-                "wsgi.run_once": False,
-                SOCKET_KEY: self.sock,
-                HEADER_BYTES_KEY: fields,
-            }
-        )
+        env["REQUEST_METHOD"] = method.decode("latin-1")
+        env["PATH_INFO"] = path
+        env["QUERY_STRING"] = query
+        env["RAW_URI"] = target.decode("latin-1")
+        env["SERVER_PROTOCOL"] = "HTTP/1.1" if version == b"1.1" else "HTTP/1.0"
+        env["wsgi.input"] = body
+        env[HEADER_BYTES_KEY] = found.size
         return env, body, keep, expect == b"100-continue" and (chunked or bool(size))
 
     @staticmethod
@@ -422,12 +490,22 @@ class Connection:
             else:
                 raise _bad("the request target must be a path")
         path, _, query = target.partition(b"?")
-        query = query.partition(b"#")[0]
-        path = path.partition(b"#")[0]
-        return unquote_to_bytes(path).decode("latin-1"), query.decode("latin-1")
+        if b"#" in target:
+            query = query.partition(b"#")[0]
+            path = path.partition(b"#")[0]
+        if b"%" in path:
+            path = unquote_to_bytes(path)
+        return path.decode("latin-1"), query.decode("latin-1")
 
     # ---- the loop -------------------------------------------------------------------------
     def serve(self) -> None:
+        try:
+            self._serve()
+        finally:
+            if self._timer is not None:
+                self._timer.close()
+
+    def _serve(self) -> None:
         sock, io = self.sock, self.timeouts.io
         while True:
             sock.settimeout(None)  # the head's reads: its own timer bounds them all
@@ -500,37 +578,41 @@ class Connection:
         def head(first: bytes) -> bytes:
             status = state["status"]
             code = int(status[:3])
-            lines = [b"HTTP/1.1 ", status.encode("latin-1"), b"\r\n"]
             length = None
             stay = keep and self.alive() and not body.broken
+            fields = []
             for name, value in state["headers"]:
-                if "\r" in value or "\n" in value or "\r" in name or "\n" in name:
-                    raise ValueError(f"a response header with a line break: {name!r}")
                 lower = name.lower()
-                if lower == "content-length":
-                    length = int(value)
-                elif lower == "connection":
-                    stay = stay and "close" not in value.lower()
-                    continue
-                elif lower == "transfer-encoding":
-                    continue
-                lines += (name.encode("latin-1"), b": ", value.encode("latin-1"), b"\r\n")
+                if lower in _ANSWER_READ:  # the fields this connection reads or writes itself
+                    if _broken(value):
+                        raise ValueError(f"a response header with a line break: {name!r}")
+                    if lower == "content-length":
+                        length = int(value)
+                    else:
+                        if lower == "connection":
+                            stay = stay and "close" not in value.lower()
+                        continue
+                fields.append(f"{name}: {value}\r\n")
+            text = "".join(fields)
+            if text.count("\n") != len(fields) or text.count("\r") != len(fields):
+                name = next(n for n, v in state["headers"] if _broken(n) or _broken(v))
+                raise ValueError(f"a response header with a line break: {name!r}")
             bodiless = head_only or code in _NO_BODY or code < 200
             chunked = False
             if length is None and not bodiless:
                 if http11:
                     chunked = True
-                    lines.append(b"Transfer-Encoding: chunked\r\n")
+                    text += "Transfer-Encoding: chunked\r\n"
                 else:
                     stay = False
             if not stay:
-                lines.append(b"Connection: close\r\n")
+                text += "Connection: close\r\n"
             elif not http11:
-                lines.append(b"Connection: keep-alive\r\n")
-            lines += (b"Date: ", http_date(), b"\r\n\r\n")
+                text += "Connection: keep-alive\r\n"
             state.update(sent=True, chunked=chunked, bodiless=bodiless, length=length, stay=stay)
             state["count"] = 0
-            return b"".join(lines) + frame(first)
+            line = f"HTTP/1.1 {status}\r\n{text}Date: {http_date()}\r\n\r\n"
+            return line.encode("latin-1") + frame(first)
 
         def frame(data: bytes) -> bytes:
             if not data or state["bodiless"]:
@@ -583,6 +665,10 @@ class Connection:
         length = state.get("length")
         complete = length is None or state.get("bodiless") or state.get("count") == length
         return bool(state.get("stay")) and bool(complete)
+
+
+def _broken(text: str) -> bool:
+    return "\r" in text or "\n" in text
 
 
 def _body_error(message: str) -> Exception:

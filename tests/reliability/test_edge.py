@@ -89,12 +89,30 @@ def test_a_hundred_long_polls_hold_no_thread_and_no_redis_connection(tmp_path: P
         )
 
 
+def _answered(sock: socket.socket) -> None:
+    """One whole answer to a ``GET /healthz`` read from ``sock`` (kept alive)."""
+    sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+    data = b""
+    while b"\r\n\r\n" not in data:
+        data += sock.recv(4096)
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(head.lower().split(b"content-length:", 1)[1].split(b"\r\n", 1)[0])
+    while len(body) < length:
+        body += sock.recv(4096)
+    assert head.startswith(b"HTTP/1.1 200") and b"connection: close" not in head.lower()
+
+
 def test_half_sent_requests_are_closed_after_the_header_timeout(tmp_path: Path) -> None:
+    """Each head has its time limit: the first of a connection, and a later one on a
+    connection kept alive (half sent, or never sent)."""
     with served(tmp_path, CHRONICLE_HEADER_TIMEOUT="2") as s:
         partial = []
-        for _ in range(20):
+        for i in range(20):
             sock = socket.create_connection(("127.0.0.1", s.port), timeout=15)
-            sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            if i < 2:  # a kept-alive connection after one answer: a second head half sent, none
+                _answered(sock)
+            if i != 1:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
             partial.append(sock)
         started = time.monotonic()
         try:

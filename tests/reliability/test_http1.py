@@ -288,6 +288,45 @@ def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[s
     assert counted == edge.header_bytes(env)
 
 
+_FIELD_BYTES = st.binary(max_size=40) | st.sampled_from(
+    [
+        b"Host: x",
+        b"content-length: 12",
+        b"Content-Length: 1x",
+        b"Connection: close, Keep-Alive",
+        b"Transfer-Encoding: chunked",
+        b"Expect: 100-continue",
+        b"X_Under: 1",
+        b"Bad Name: 1",
+        b"X-A:\tv\t",
+        b"X-A: a\rb",
+        b"X-A: \x7f",
+        b"no colon",
+        b": empty name",
+        b"X-B: \xe9t\xe9",
+    ]
+)
+
+
+@given(st.lists(_FIELD_BYTES, max_size=10))
+@settings(max_examples=500, deadline=None)
+def test_fields_vouched_for_at_once_read_as_when_checked_line_by_line(fields: list[bytes]) -> None:
+    """``read_fields`` skips the per-line checks when one match of ``_FIELD_LINES`` vouches
+    for the whole head: on any head (well-formed or not) both ways give the same environ
+    and what the connection reads, or the same refusal."""
+    head = b"\r\n".join([b"POST /x HTTP/1.1", *fields])
+    lines = head.split(b"\r\n")
+    got = []
+    for vouch in (True, False):
+        env: dict[str, object] = {}
+        try:
+            found = http1.read_fields(env, head, lines, vouch=vouch)
+            got.append((env, found))
+        except http1.Refused as refused:
+            got.append((refused.status, refused.message))
+    assert got[0] == got[1]
+
+
 _SEEDS = (
     b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n",
     b"POST /api/v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
