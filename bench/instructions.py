@@ -37,7 +37,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from bench.moves import LIMITS_OFF, LIMITS_ON, ROOT, source_tree
+from bench.moves import BROWSER, LIMITS_OFF, LIMITS_ON, ROOT, source_tree
 
 PLANNED = 3000  # moves planned in every run (the same set-up whatever N is)
 WARM = 100
@@ -123,24 +123,7 @@ with tempfile.TemporaryDirectory() as tmp:
     finally:
         redis.stop()
 """
-# ``--browser``: the fields Chromium adds to the web client's move (``service/web/static``:
-# ``fetch`` with ``credentials: "omit"``, no referrer, an ``Idempotency-Key`` per move).
-BROWSER_FIELDS = (
-    ("Connection", "keep-alive"),
-    ("sec-ch-ua", '"Chromium";v="156", "Not?A_Brand";v="24"'),
-    ("Accept", "application/json"),
-    ("sec-ch-ua-mobile", "?0"),
-    ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
-     "Chrome/156.0.0.0 Safari/537.36"),
-    ("sec-ch-ua-platform", '"Linux"'),
-    ("Origin", "http://bench"),
-    ("Sec-Fetch-Site", "same-origin"),
-    ("Sec-Fetch-Mode", "cors"),
-    ("Sec-Fetch-Dest", "empty"),
-    ("Accept-Encoding", "gzip, deflate, br, zstd"),
-    ("Accept-Language", "en-GB,en;q=0.9"),
-)  # fmt: skip
-SERVED = SERVED.replace("BROWSER", repr("".join(f"{k}: {v}\r\n" for k, v in BROWSER_FIELDS)), 1)
+SERVED = SERVED.replace("BROWSER", repr(BROWSER), 1)  # the fields, as a literal
 _TOTALS = re.compile(r"^(?:totals|summary): (\d+)", re.M)
 
 

@@ -110,8 +110,34 @@ class Serve(ChronicleServe):
 # ---- the driver: one selector loop, N move connections and one /healthz connection ----------
 
 
-def _request(method: str, path: str, body: bytes = b"", token: str = "") -> bytes:
+# ``--browser``: the fields Chromium adds to the web client's move (``service/web/static``:
+# ``fetch`` with ``credentials: "omit"``, no referrer, an ``Idempotency-Key`` per move).
+BROWSER_FIELDS = (
+    ("Connection", "keep-alive"),
+    ("sec-ch-ua", '"Chromium";v="156", "Not?A_Brand";v="24"'),
+    ("Accept", "application/json"),
+    ("sec-ch-ua-mobile", "?0"),
+    ("User-Agent", "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+     "Chrome/156.0.0.0 Safari/537.36"),
+    ("sec-ch-ua-platform", '"Linux"'),
+    ("Origin", "http://bench"),
+    ("Sec-Fetch-Site", "same-origin"),
+    ("Sec-Fetch-Mode", "cors"),
+    ("Sec-Fetch-Dest", "empty"),
+    ("Accept-Encoding", "gzip, deflate, br, zstd"),
+    ("Accept-Language", "en-GB,en;q=0.9"),
+)  # fmt: skip
+BROWSER = "".join(f"{k}: {v}\r\n" for k, v in BROWSER_FIELDS)
+
+
+def _request(
+    method: str, path: str, body: bytes = b"", token: str = "", key: str | None = None
+) -> bytes:
+    """A request as the bench sends it; with ``key``, as the web client's ``fetch`` does in
+    Chromium (``BROWSER_FIELDS``, that ``Idempotency-Key``)."""
     head = f"{method} {path} HTTP/1.1\r\nHost: bench\r\n"
+    if key is not None:
+        head += f"{BROWSER}Idempotency-Key: {key}\r\n"
     if token:
         head += f"Authorization: Bearer {token}\r\n"
     if body:
@@ -219,8 +245,12 @@ class Figure:
     busiest: float  # the busiest API process's share of the API processes' CPU
 
 
-def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figure:
-    """``moves`` moves from ``clients`` connections, on games created before the clock."""
+def measure(
+    serve: Serve, pool: list[Script], clients: int, moves: int, browser: bool = False
+) -> Figure:
+    """``moves`` moves from ``clients`` connections, on games created before the clock;
+    ``browser``: each move as the web client sends it from Chromium (its header fields and
+    an Idempotency-Key)."""
     each = max(1, moves // clients)
     plans = []
     k = 0
@@ -233,7 +263,8 @@ def measure(serve: Serve, pool: list[Script], clients: int, moves: int) -> Figur
             for seat, version, action in script.moves[: each - len(plan)]:
                 body = json.dumps({"action": action, "expected_version": version}).encode()
                 path = f"/api/v1/games/{gid}/actions"
-                plan.append(_request("POST", path, body, tokens[seat]))
+                key = f"{gid}-{version}" if browser else None
+                plan.append(_request("POST", path, body, tokens[seat], key))
         plans.append(plan)
     time.sleep(0.3)  # the creations' follow-ups settle
     before, own0 = serve.cpu(), time.process_time()
@@ -313,7 +344,7 @@ def run(args: argparse.Namespace) -> int:
                 floors.setdefault(serve.label, []).append(floor(serve, 8, args.moves))
             for n in counts:
                 for serve in order:
-                    fig = measure(serve, pool, n, args.moves)
+                    fig = measure(serve, pool, n, args.moves, args.browser)
                     results.setdefault((serve.label, n), []).append(fig)
                     print(
                         f"  round {r + 1} {serve.label:>28} {n:>2} clients: {_line(fig)}",
@@ -321,7 +352,8 @@ def run(args: argparse.Namespace) -> int:
                         flush=True,
                     )
         print(f"load average at end: {load_average()} ({os.cpu_count()} CPUs)")
-        print(f"{args.moves} moves a figure, medians of {args.rounds} rounds")
+        sent = ", sent as the web client sends them" if args.browser else ""
+        print(f"{args.moves} moves a figure{sent}, medians of {args.rounds} rounds")
         print(f"{'condition':>30} {'clients':>7}  move p50/p99 ms  healthz p50  moves/s  "
               "CPU/move ms  driver  CPU/move by process  busiest API process's share")  # fmt: skip
         for serve in serves:
@@ -357,6 +389,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--against", metavar="REV", help="also serve this git revision")
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--profile", action="store_true", help="cProfile the move path")
+    parser.add_argument(
+        "--browser", action="store_true", help="moves as the web client sends them (Chromium)"
+    )
     args = parser.parse_args(argv)
     args.moves = 600 if args.quick else 3000
     args.rounds = 1 if args.quick else 3

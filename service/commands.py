@@ -20,7 +20,7 @@ from typing import Any
 from domain import engine, games, seating
 from domain import table as tables
 from domain.engine import Config, Event, Game, Job, Match
-from domain.errors import BadAction, Forbidden, StateConflict, UndoRefused
+from domain.errors import BadAction, Forbidden, Refused, StateConflict, UndoRefused
 from domain.rng import Rng
 from domain.undo import HOST as HOST_REQUESTER
 from domain.undo import undo_target
@@ -248,18 +248,19 @@ class Commands:
         idem = None
         if idempotency_key is not None:
             idem = f"{seat}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}"
-            stored = self.store.idempotent(game_id, idem)
-            if stored is not None:
-                return self._replayed(game_id, stored)
         try:
             return self._act(
                 game_id, caller, seat, action, expected_version, idem, loaded, by_bot, if_match
             )
-        except VersionConflict:
-            # A concurrent request with the same key may have won: answer as it was answered.
+        except Refused as refused:
+            # The key's stored answer, if it has one, is the answer, whatever this attempt
+            # met: a retry after a success finds the log moved on (or, on a process that
+            # has not seen the success, the append script finds the key answered: a
+            # conflict), a concurrent request with the same key may have won.  Read only
+            # after a refusal: a move with a new key is one Redis round trip, as without.
             if idem is not None and (stored := self.store.idempotent(game_id, idem)) is not None:
                 return self._replayed(game_id, stored)
-            if not by_bot:
+            if isinstance(refused, VersionConflict) and not by_bot:
                 self._refuse_if_timed_out(game_id, seat, expected_version)
             raise
 

@@ -67,6 +67,8 @@ class MemoryEventStore:
                 raise Conflict(version)
             if hooks is not None and hooks != (g.meta is not None and g.meta.hooks):
                 raise Conflict(version)
+            if idem and self._stored(g, idem[0]) is not None:  # answered already: replayed
+                raise Conflict(version)
             g.log.extend(records)
             new_version = version + len(records)
             new_head = records[-1].hash if records else expected_head
@@ -160,10 +162,14 @@ class MemoryEventStore:
     def idempotent(self, game_id: str, key: str) -> dict[str, Any] | None:
         with self._changed:
             g = self._games.get(game_id)
-            stored = g.idem.get(key) if g else None
-            if stored is None or stored[1] < time.monotonic():
-                return None
-            return dict(json.loads(stored[0]))
+            stored = self._stored(g, key) if g else None
+            return None if stored is None else dict(json.loads(stored))
+
+    @staticmethod
+    def _stored(g: _Game, key: str) -> str | None:
+        """The response stored under ``key``, unless it expired."""
+        stored = g.idem.get(key)
+        return None if stored is None or stored[1] < time.monotonic() else stored[0]
 
     def index(self, game_id: str, created_ms: int) -> None:
         with self._changed:

@@ -69,8 +69,10 @@ class EventStore(Protocol):
     ) -> int:
         """Append ``records`` (versions expected+1..) and update the meta (a new game's whole
         meta, else its progress); store the idempotent response ``idem`` = (key, JSON) and
-        the snapshot (version, blob) with them.  Raise ``Conflict`` if the log moved, or if
-        ``hooks`` (the meta's webhook flag as the caller read it) is not the stored flag."""
+        the snapshot (version, blob) with them.  Raise ``Conflict`` if the log moved, if
+        ``hooks`` (the meta's webhook flag as the caller read it) is not the stored flag, or
+        if ``idem``'s key holds a response already (the caller replays it: a request with an
+        idempotency key needs no read of the key before its append)."""
         ...
 
     def load(

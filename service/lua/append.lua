@@ -11,14 +11,19 @@
 -- "append <game id> <first> <last>\n" then, as netstrings ("<length>:<bytes>"), each packed
 -- event and the meta's status, to_act and result after the write ('' for none), so that a
 -- process's stream hub has the change without reading it back (see service/stream.py).
+-- An append that stores an idempotent answer under a key that holds one already appends
+-- nothing either: a conflict, whose caller then replays the stored answer (so a request with
+-- an Idempotency-Key needs no read of the key before its append).
 -- Returns {1, new_version} or {0, current_version}.
 local now = redis.call('HMGET', KEYS[2], 'version', 'head', 'hooks')
 local version = tonumber(now[1] or '0')
 local head = now[2] or ''
 local n = tonumber(ARGV[3])
-local hooks = ARGV[4 + n + 1 + tonumber(ARGV[4 + n]) * 2 + 5]
+local tail = 4 + n + 1 + tonumber(ARGV[4 + n]) * 2  -- new_head; then idem_value, .., hooks
+local hooks = ARGV[tail + 5]
 if version ~= tonumber(ARGV[1]) or head ~= ARGV[2]
-    or (hooks ~= nil and hooks ~= '' and hooks ~= (now[3] == '1' and '1' or '0')) then
+    or (hooks ~= nil and hooks ~= '' and hooks ~= (now[3] == '1' and '1' or '0'))
+    or (ARGV[tail + 1] ~= '' and redis.call('EXISTS', KEYS[3]) == 1) then
   return {0, version}
 end
 for k = 1, n do

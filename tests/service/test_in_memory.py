@@ -68,6 +68,35 @@ def test_act_is_conditional_and_idempotent() -> None:
         ch.act(gid, Caller(HOST), action, first["version"])
 
 
+def test_a_keyed_move_reads_no_key_first_and_its_retry_anywhere_replays_the_answer() -> None:
+    """A move with an Idempotency-Key is appended without reading the key first (on Redis:
+    one round trip, as without a key).  Retried on a process whose cache has not seen it (a
+    second service on the same store), the append finds the key answered: nothing appended,
+    the first answer replayed.  Retried with a body the rules now refuse, the same answer."""
+    store = MemoryEventStore()
+    a, b = Chronicle(store, NoJobs()), Chronicle(store, NoJobs())
+    made = a.create(None, "artus", PLAYERS, {"rules": "basic"}, "seed-keys")
+    gid = made["id"]
+    cur = b.current(gid)  # b caches the game before the move
+    seat = cur.match.to_act(cur.game)[0]
+    token = f"Bearer {made['seats'][seat]['token']}"
+    action = cur.game.legal_actions(cur.match.state, seat)[0]
+    reads: list[str] = []
+    read = store.idempotent
+    store.idempotent = lambda g, k: (reads.append(k), read(g, k))[1]  # type: ignore[method-assign]
+    first = a.act_as(gid, token, action, cur.match.version, "key")
+    assert reads == []
+    assert (
+        b.loader.cached(gid) is not None and b.loader.cached(gid).match.version == cur.match.version
+    )
+    again = b.act_as(gid, token, action, cur.match.version, "key")
+    assert again == first and len(reads) == 1
+    assert store.meta(gid).version == first["version"]  # appended once
+    assert a.act_as(gid, token, {"type": "no such thing"}, cur.match.version, "key") == first
+    with pytest.raises(BadAction):
+        a.act_as(gid, token, {"type": "no such thing"}, cur.match.version, "other key")
+
+
 def test_reads_apply_the_reveal_rule_and_list_only_the_callers_actions() -> None:
     ch = service()
     gid = ch.create(None, "artus", PLAYERS, {"rules": "basic"}, "seed-3")["id"]

@@ -203,6 +203,24 @@ def test_idempotency_value_is_stored_with_the_append(store: EventStore) -> None:
     assert store.idempotent(g, "1:k") is None
 
 
+def test_an_append_whose_idempotency_key_holds_an_answer_is_a_conflict(store: EventStore) -> None:
+    """The caller replays the stored answer instead (``Commands.act``): a keyed move needs
+    no read of its key before the append."""
+    g = gid()
+    first = records(1, 1)
+    store.append(g, 0, "", first, new_meta(), idem=("0:k", '{"version": 1}'))
+    with pytest.raises(Conflict) as conflict:
+        store.append(g, 1, first[-1].hash, records(2, 1, first[-1].hash), ACTIVE, ("0:k", "{}"))
+    assert conflict.value.current == 1
+    assert store.idempotent(g, "0:k") == {"version": 1}
+    loaded = store.load(g)
+    assert loaded is not None and [r.version for r in loaded.records] == [1]
+    assert (
+        store.append(g, 1, first[-1].hash, records(2, 1, first[-1].hash), ACTIVE, ("0:j", "{}"))
+        == 2
+    )
+
+
 def test_unknown_game_loads_none(store: EventStore) -> None:
     assert store.load("nope-" + gid()) is None
 
