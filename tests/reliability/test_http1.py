@@ -288,23 +288,32 @@ def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[s
     assert counted == edge.header_bytes(env)
 
 
-_FIELD_BYTES = st.binary(max_size=40) | st.sampled_from(
-    [
-        b"Host: x",
-        b"content-length: 12",
-        b"Content-Length: 1x",
-        b"Connection: close, Keep-Alive",
-        b"Transfer-Encoding: chunked",
-        b"Expect: 100-continue",
-        b"X_Under: 1",
-        b"Bad Name: 1",
-        b"X-A:\tv\t",
-        b"X-A: a\rb",
-        b"X-A: \x7f",
-        b"no colon",
-        b": empty name",
-        b"X-B: \xe9t\xe9",
-    ]
+_WELL_FORMED = st.builds(
+    lambda name, value: name + b":" + value.encode("latin-1"),
+    st.sampled_from([b"Host", b"X-A", b"x-a", b"Content-Length", b"connection", b"X_U", b"Cookie"]),
+    st.text(alphabet=st.sampled_from(" \t:a,0Z\xe9~"), max_size=12),
+)
+_FIELD_BYTES = (
+    _WELL_FORMED
+    | st.binary(max_size=40)
+    | st.sampled_from(
+        [
+            b"Host: x",
+            b"content-length: 12",
+            b"Content-Length: 1x",
+            b"Connection: close, Keep-Alive",
+            b"Transfer-Encoding: chunked",
+            b"Expect: 100-continue",
+            b"X_Under: 1",
+            b"Bad Name: 1",
+            b"X-A:\tv\t",
+            b"X-A: a\rb",
+            b"X-A: \x7f",
+            b"no colon",
+            b": empty name",
+            b"X-B: \xe9t\xe9",
+        ]
+    )
 )
 
 
