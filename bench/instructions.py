@@ -76,7 +76,7 @@ from bench.move_profile import _plan, call
 from service import http1
 from service.redis_server import RedisServer
 n = int(sys.argv[1])
-extra = BROWSER if sys.argv[2:] == ["browser"] else ""
+extra = {BROWSER!r} if sys.argv[2:] == ["browser"] else ""
 moved = iter(range(10**9))
 
 def raw(env):
@@ -123,7 +123,6 @@ with tempfile.TemporaryDirectory() as tmp:
     finally:
         redis.stop()
 """
-SERVED = SERVED.replace("BROWSER", repr(BROWSER), 1)  # the fields, as a literal
 _TOTALS = re.compile(r"^(?:totals|summary): (\d+)", re.M)
 
 

@@ -94,8 +94,12 @@ _FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*"
 _FIELD_LINES = re.compile(_FIELD + rb"(?:\r\n" + _FIELD + rb")*")
 # The fields the connection reads itself (besides putting them in the environ).
 LENGTH, CODING, CONNECTION, EXPECT = 1, 2, 3, 4
-_READ = {b"CONTENT-LENGTH": LENGTH, b"TRANSFER-ENCODING": CODING, b"CONNECTION": CONNECTION}
-_READ[b"EXPECT"] = EXPECT
+_READ = {
+    b"CONTENT-LENGTH": LENGTH,
+    b"TRANSFER-ENCODING": CODING,
+    b"CONNECTION": CONNECTION,
+    b"EXPECT": EXPECT,
+}
 _NAMES: dict[bytes, tuple[str | None, int]] = {}  # a field's name as sent -> (key, what to read)
 NAMES_KEPT = 1024  # names remembered at most (a client may send any)
 
@@ -293,16 +297,15 @@ class Fields:
 def _name(name: bytes) -> tuple[str | None, int]:
     """A field's environ key (None for a name with ``_``: in the environ ``X_Forwarded_For``
     would pass for ``X-Forwarded-For``; gunicorn drops it too) and what the connection reads of
-    it (``LENGTH``, ..., or 0); remembered for the next request, up to ``NAMES_KEPT`` names."""
-    known = _NAMES.get(name)
-    if known is None:
-        upper = name.upper()
-        key = None
-        if b"_" not in name:
-            key = _SPECIAL.get(upper) or "HTTP_" + upper.decode("latin-1").replace("-", "_")
-        known = (key, _READ.get(upper, 0))
-        if len(_NAMES) < NAMES_KEPT:
-            _NAMES[name] = known
+    it (``LENGTH``, ..., or 0), for a name not in ``_NAMES`` yet; remembered there for the
+    next request, up to ``NAMES_KEPT`` names."""
+    upper = name.upper()
+    key = None
+    if b"_" not in name:
+        key = _SPECIAL.get(upper) or "HTTP_" + upper.decode("latin-1").replace("-", "_")
+    known = (key, _READ.get(upper, 0))
+    if len(_NAMES) < NAMES_KEPT:
+        _NAMES[name] = known
     return known
 
 
@@ -325,14 +328,14 @@ def read_fields(env: dict[str, Any], head: bytes, lines: list[bytes], vouch: boo
     vouches for all of them at once (``vouch``), as it does for any well-formed head; both
     ways give the same environ and the same refusals (``tests/reliability/test_http1.py``)."""
     found = Fields()
-    checked = (
+    vouched = (
         vouch
         and max(map(len, lines)) <= LIMIT_REQUEST_FIELD_SIZE
         and _FIELD_LINES.fullmatch(head, len(lines[0]) + 2) is not None
     )
     for i in range(1, len(lines)):
         line = lines[i]
-        if not checked:
+        if not vouched:
             _check_field(line)
         name, _, value = line.partition(b":")
         key, read = _NAMES.get(name) or _name(name)
