@@ -17,7 +17,6 @@ engine passes in and is recorded in the event.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
@@ -241,7 +240,7 @@ def new_table(config: Config) -> tables.Table:
 
 def normalized(events: Sequence[Event]) -> list[Event]:
     """Events whose data went through JSON, exactly as they will be read back from the log."""
-    return [Event(e.type, e.seat, json.loads(jsontext.plain(e.data))) for e in events]
+    return [Event(e.type, e.seat, jsontext.normal(e.data)) for e in events]
 
 
 def create(game: Game, config: Config, rng: Rng) -> list[Event]:

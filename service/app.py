@@ -56,25 +56,23 @@ MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger t
 
 
 class JSONOnce(DefaultJSONProvider):
-    """Flask's JSON provider, its text written by encoders built once (``domain.jsontext``):
-    the same text (sorted keys, ASCII, Flask's ``default`` for dates, UUIDs and dataclasses)
-    without a new ``JSONEncoder`` per document.  ``dumps`` with no options, and with the
-    compact separators that ``response`` (every answer) asks for, are built once; a call with
-    other options goes to Flask's."""
+    """Flask's JSON provider, its text written by encoders built once (``domain.jsontext``)
+    instead of a new ``JSONEncoder`` per document.  Every answer (``response``: compact, keys
+    sorted, Flask's ``default`` for dates, UUIDs and dataclasses) is written by orjson, as
+    UTF-8 (``jsontext.answer_encoder``); ``dumps`` with no options as Flask writes it (ASCII,
+    spaced); a call with other options goes to Flask's."""
 
     def __init__(self, app: Flask) -> None:
         super().__init__(app)
         keys, ascii_, default = self.sort_keys, self.ensure_ascii, self.default
         self._dumps = jsontext.encoder(sort_keys=keys, ensure_ascii=ascii_, default=default)
-        self._compact = jsontext.encoder(
-            sort_keys=keys, ensure_ascii=ascii_, default=default, separators=jsontext.COMPACT
-        )
+        self._answer = jsontext.answer_encoder(default, keys)
 
     def dumps(self, obj: Any, **kwargs: Any) -> str:
         if not kwargs:
             return self._dumps(obj)
         if kwargs.keys() == {"separators"} and tuple(kwargs["separators"]) == jsontext.COMPACT:
-            return self._compact(obj)
+            return self._answer(obj).decode()
         return super().dumps(obj, **kwargs)
 
     def answer(self, obj: Any) -> bytes:
@@ -82,7 +80,7 @@ class JSONOnce(DefaultJSONProvider):
         ``Response`` object (``service.http.move_path``)."""
         if (self.compact is None and self._app.debug) or self.compact is False:
             return f"{self.dumps(obj, indent=2)}\n".encode()
-        return f"{self._compact(obj)}\n".encode()
+        return self._answer(obj) + b"\n"
 
 
 class ChronicleFlask(Flask):

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from domain import engine, games, seating
+from domain import engine, games, jsontext, seating
 from domain import table as tables
 from domain.engine import Config, Event, Game, Job, Match
 from domain.errors import BadAction, Forbidden, Refused, StateConflict, UndoRefused
@@ -319,7 +319,8 @@ class Commands:
             "events": events_for(cur.game, records, caller, reveal=False, config=cur.match.config),
         }
         bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
-        self._append(cur, records, idem=(idem, json.dumps(bound)) if idem else None)
+        stored = jsontext.compact_bytes(bound).decode() if idem else ""
+        self._append(cur, records, idem=(idem, stored) if idem else None)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:

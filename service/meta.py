@@ -97,15 +97,21 @@ def follow_ups_of(jobs: list[Job]) -> tuple[FollowUp, ...]:
 
 
 def encode_progress(p: Progress) -> dict[str, str]:
+    """The progress's fields (every write's): lists and maps as compact JSON (orjson's; older
+    metas hold ``json.dumps``'s spaced text, and ``decode`` reads either)."""
     return {
         "status": p.status,
-        "to_act": jsontext.plain(list(p.to_act)),
-        "follow_ups": jsontext.compact_ascii([list(f) for f in p.follow_ups]),
+        "to_act": _json(list(p.to_act)),
+        "follow_ups": _json([list(f) for f in p.follow_ups]),
         "updated_at": str(p.updated_at),
-        **({"result": jsontext.plain(p.result)} if p.result is not None else {}),
-        **({"seats": jsontext.compact_ascii(list(p.seats))} if p.seats is not None else {}),
-        **({"deadlines": jsontext.plain(p.deadlines)} if p.deadlines is not None else {}),
+        **({"result": _json(p.result)} if p.result is not None else {}),
+        **({"seats": _json(list(p.seats))} if p.seats is not None else {}),
+        **({"deadlines": _json(p.deadlines)} if p.deadlines is not None else {}),
     }
+
+
+def _json(value: Any) -> str:
+    return jsontext.compact_bytes(value).decode()
 
 
 def encode(meta: GameMeta) -> dict[str, str]:

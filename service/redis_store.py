@@ -116,7 +116,7 @@ def body_json(rec: Recorded) -> bytes:
     body: list[Any] = [rec.type, rec.seat, rec.actor, rec.data]
     if rec.command is not None:
         body.append(rec.command)
-    return jsontext.compact(body).encode()
+    return jsontext.compact_bytes(body)
 
 
 def encode_record(rec: Recorded) -> bytes:

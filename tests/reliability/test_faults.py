@@ -348,7 +348,7 @@ def test_redis_unreachable_answers_503_and_everything_recovers(tmp_path: Path) -
         try:
             assert api.wait_status(bots, "finished", timeout=40)["result"]
         except AssertionError as stuck:  # the worker's warnings say why
-            warned = [ln for ln in s.logs().splitlines() if '"level": "info"' not in ln]
+            warned = [ln for ln in s.logs().splitlines() if '"level":"info"' not in ln]
             raise AssertionError(f"{stuck}\n" + "\n".join(warned[-30:])) from None
         check_log(s.chronicle(), bots)
         assert worker.alive(), "the worker process lived through the outages"

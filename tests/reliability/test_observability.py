@@ -108,3 +108,36 @@ def test_a_dead_process_stops_counting_its_watchers(tmp_path: Path) -> None:
             watcher.kill()
             watcher.wait(10)
         assert value(scrape(base), "chronicle_live_watchers") == 0
+
+
+def test_a_forked_process_counts_in_files_of_its_own(tmp_path: Path) -> None:
+    """The metrics' process id is read from memory (``observability._Pid``), not asked of
+    the system at every count: a child forked after a count must still write its own files,
+    or two processes would count into one and ``/metrics`` would add up a mix."""
+    metrics_dir = tmp_path / "metrics"
+    script = (
+        "import os\n"
+        "from service import observability as o\n"
+        "o.APPENDS.inc()\n"
+        "child = os.fork()\n"
+        "if child == 0:\n"
+        "    o.APPENDS.inc(); o.APPENDS.inc(); os._exit(0)\n"
+        "os.waitpid(child, 0)\n"
+        "print(os.getpid(), child)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", script],
+        env={**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout.split()
+    parent, child = out
+    files = {p.name for p in metrics_dir.glob("counter_*.db")}
+    assert files == {f"counter_{parent}.db", f"counter_{child}.db"}
+    from prometheus_client import CollectorRegistry, multiprocess
+
+    registry = CollectorRegistry()
+    multiprocess.MultiProcessCollector(registry, path=str(metrics_dir))
+    assert registry.get_sample_value("chronicle_appends_total") == 3
