@@ -30,6 +30,7 @@ import argparse
 import json
 import os
 import selectors
+import shutil
 import socket
 import statistics
 import subprocess
@@ -66,6 +67,24 @@ def source_tree(rev: str, into: Path) -> Path:
     ).stdout
     with tarfile.open(fileobj=BytesIO(data)) as tar:
         tar.extractall(into, filter="data")
+    return into
+
+
+def work_tree(into: Path) -> Path:
+    """This checkout's files as they are now (tracked and new, not ignored), copied into
+    ``into``: "this tree" measured from a fresh folder, as ``source_tree`` gives the other
+    one (``bench.instructions``: counted in place, the same code cost up to 3% more)."""
+    names = subprocess.run(
+        ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        check=True,
+        capture_output=True,
+    ).stdout.split(b"\0")
+    for name in filter(None, names):
+        source = ROOT / os.fsdecode(name)
+        if source.is_file():  # a tracked file deleted in the work tree is left out
+            target = into / os.fsdecode(name)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
     return into
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from projections.records import Recorded, dumps
@@ -20,7 +21,10 @@ from projections.records import Recorded, dumps
 GENESIS = ""
 
 
+@lru_cache(maxsize=4096)
 def chain_key(seed: str) -> bytes:
+    """Remembered for the games a process serves (each of their moves links records): the
+    key is no more secret than the seed, which the loaded game holds anyway."""
     return hashlib.sha256(b"chronicle-chain:" + seed.encode()).digest()
 
 
