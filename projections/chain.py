@@ -28,8 +28,32 @@ def chain_key(seed: str) -> bytes:
     return hashlib.sha256(b"chronicle-chain:" + seed.encode()).digest()
 
 
+@lru_cache(maxsize=4096)
+def _pads(key: bytes) -> tuple[Any, Any]:
+    """HMAC-SHA256's inner and outer hashes with ``key`` already absorbed (RFC 2104: the key,
+    hashed if over a block, padded to a block, XORed with 0x36 and 0x5C).  Copied for each
+    link: ``hmac.new`` sets the key up again every time, in OpenSSL, about 60% of a link's
+    cost (2.4 -> 1.0 µs; 32.7k -> 19.5k instructions)."""
+    if len(key) > 64:
+        key = hashlib.sha256(key).digest()
+    key = key.ljust(64, b"\0")
+    inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+    outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+    return inner, outer
+
+
+def hmac_hex(key: bytes, message: bytes) -> str:
+    """``hmac.new(key, message, hashlib.sha256).hexdigest()``, from the key's remembered pads."""
+    inner, outer = _pads(key)
+    i = inner.copy()
+    i.update(message)
+    o = outer.copy()
+    o.update(i.digest())
+    return str(o.hexdigest())
+
+
 def link(key: bytes, prev: str, rec: Recorded) -> str:
-    return hmac.new(key, prev.encode() + dumps(rec.body()).encode(), hashlib.sha256).hexdigest()
+    return hmac_hex(key, prev.encode() + dumps(rec.body()).encode())
 
 
 def first_break(key: bytes, records: Iterable[Recorded], prev: str = GENESIS) -> int | None:
@@ -54,9 +78,7 @@ UNDO_DOMAIN = b"chronicle-undo:"
 
 def link_undo(key: bytes, prev: str, record: Mapping[str, Any]) -> str:
     body = {k: v for k, v in record.items() if k != "hash"}
-    return hmac.new(
-        key, UNDO_DOMAIN + prev.encode() + dumps(body).encode(), hashlib.sha256
-    ).hexdigest()
+    return hmac_hex(key, UNDO_DOMAIN + prev.encode() + dumps(body).encode())
 
 
 def first_undo_break(key: bytes, records: Iterable[Mapping[str, Any]]) -> int | None:
