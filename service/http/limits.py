@@ -202,16 +202,22 @@ class Limiter:
         if unlimited(method, path):
             return
         token = auth.presented(authorization)  # parsed and hashed once a request
+        quotas = [
+            (kind, q)
+            for kind, q in self.quota.items()
+            if method == "POST" and path == QUOTA_PATHS[kind]
+        ]
+        per_token = self.token if token is not None else None
+        if not self.address and not per_token and not quotas:
+            return  # nothing counts this request (a move while only quotas are on)
         tokens = token_scope(token) if token is not None else ""
-        address = address_key(client()) if self.address or self.quota else ""
+        address = address_key(client()) if self.address or quotas else ""
         scoped = [(address, self.address)] if self.address else []
-        if self.token and token is not None:
-            scoped.append((tokens, self.token))
-        if method == "POST":
-            for kind, q in self.quota.items():
-                if path == QUOTA_PATHS[kind]:  # a quota: per address and per token
-                    scoped.append((f"{kind}:{address}", q))
-                    if token is not None:
-                        scoped.append((f"{kind}:{tokens}", q))
+        if per_token:
+            scoped.append((tokens, per_token))
+        for kind, q in quotas:  # a quota: per address and per token
+            scoped.append((f"{kind}:{address}", q))
+            if token is not None:
+                scoped.append((f"{kind}:{tokens}", q))
         if scoped:
             self.counters.hit(scoped)
