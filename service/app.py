@@ -58,9 +58,9 @@ MAX_IMPORT_BODY = 16 * 1024 * 1024  # an exported log of a long game is larger t
 class JSONOnce(DefaultJSONProvider):
     """Flask's JSON provider, its text written by encoders built once (``domain.jsontext``)
     instead of a new ``JSONEncoder`` per document.  Every answer (``response``: compact, keys
-    sorted, Flask's ``default`` for dates, UUIDs and dataclasses) is written by orjson, as
-    UTF-8 (``jsontext.answer_encoder``); ``dumps`` with no options as Flask writes it (ASCII,
-    spaced); a call with other options goes to Flask's."""
+    sorted, ASCII, Flask's ``default`` for dates, UUIDs and dataclasses) is orjson's text where
+    that is ASCII, else the C encoder's (``jsontext.answer_encoder``); ``dumps`` with no options
+    as Flask writes it (ASCII, spaced); a call with other options goes to Flask's."""
 
     def __init__(self, app: Flask) -> None:
         super().__init__(app)

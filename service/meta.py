@@ -97,8 +97,9 @@ def follow_ups_of(jobs: list[Job]) -> tuple[FollowUp, ...]:
 
 
 def encode_progress(p: Progress) -> dict[str, str]:
-    """The progress's fields (every write's): lists and maps as compact JSON (orjson's; older
-    metas hold ``json.dumps``'s spaced text, and ``decode`` reads either)."""
+    """The progress's fields (every write's): lists and maps as compact UTF-8 JSON (orjson's;
+    older metas hold the C encoder's text, some of it spaced and ASCII: ``decode`` reads
+    either)."""
     return {
         "status": p.status,
         "to_act": _json(list(p.to_act)),
