@@ -318,9 +318,11 @@ class Commands:
             "version": version + len(records),
             "events": events_for(cur.game, records, caller, reveal=False, config=cur.match.config),
         }
-        bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
-        stored = jsontext.compact_bytes(bound).decode() if idem else ""
-        self._append(cur, records, idem=(idem, stored) if idem else None)
+        answer = None  # the key and the answer it keeps, made only for a move with a key
+        if idem:
+            bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
+            answer = (idem, jsontext.compact_bytes(bound).decode())
+        self._append(cur, records, idem=answer)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:
