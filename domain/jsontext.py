@@ -113,12 +113,9 @@ def normal(value: Any) -> Any:
         return json.loads(plain(value))
 
 
-def answer_encoder(default: Callable[[Any], Any], sort_keys: bool = True) -> Callable[[Any], bytes]:
-    """The compact ASCII text of an API answer as bytes, ``default`` for what is not JSON's
-    own (Flask's: dates, UUIDs, dataclasses): orjson's where it is ASCII, else the C
-    encoder's, ``\\u`` escapes and all (see the module's note)."""
-    fallback = encoder(separators=COMPACT, sort_keys=sort_keys, default=default)
-    option = _AS_JSON | (orjson.OPT_SORT_KEYS if sort_keys else 0)
+def _ascii(fallback: Dumps, default: Callable[[Any], Any], option: int) -> Callable[[Any], bytes]:
+    """orjson's text of a document where it is ASCII, else ``fallback``'s (an ASCII C
+    encoder: ``\\u`` escapes and all), also for what orjson refuses."""
 
     def dumps(value: Any) -> bytes:
         try:
@@ -130,18 +127,18 @@ def answer_encoder(default: Callable[[Any], Any], sort_keys: bool = True) -> Cal
     return dumps
 
 
+def answer_encoder(default: Callable[[Any], Any], sort_keys: bool = True) -> Callable[[Any], bytes]:
+    """The compact ASCII text of an API answer as bytes, ``default`` for what is not JSON's
+    own (Flask's: dates, UUIDs, dataclasses; see the module's note)."""
+    fallback = encoder(separators=COMPACT, sort_keys=sort_keys, default=default)
+    return _ascii(fallback, default, _AS_JSON | (orjson.OPT_SORT_KEYS if sort_keys else 0))
+
+
 def log_encoder() -> Callable[[Any], str]:
-    """A log line's compact ASCII text, ``str`` of anything not JSON's own: orjson's where it
-    is ASCII, else the C encoder's (see the module's note).  ASCII: a line separator
-    (U+2028) or a NEL in a logged path must not split the line for a reader of the log."""
-    fallback = encoder(separators=COMPACT, default=str)
+    """A log line's compact ASCII text, ``str`` of anything not JSON's own (see the module's
+    note).  ASCII: a line separator (U+2028) or a NEL in a logged path must not split the line
+    for a reader of the log.  A subclass of a JSON type is written as its type (``str`` would
+    make an ``IntEnum`` a string)."""
     option = orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
-
-    def dumps(value: Any) -> str:
-        try:
-            out: bytes = _orjson_dumps(value, default=str, option=option)
-        except TypeError:
-            return fallback(value)
-        return out.decode() if out.isascii() else fallback(value)
-
-    return dumps
+    dumps = _ascii(encoder(separators=COMPACT, default=str), str, option)
+    return lambda value: dumps(value).decode()
