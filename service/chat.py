@@ -30,9 +30,10 @@ from typing import Any
 
 import redis
 
-from domain.errors import BadAction, Forbidden, Refused
+from domain.errors import BadAction, Forbidden
 from projections.records import iso
 from projections.views import ADMIN, HOST, SEAT, Caller
+from service.errors import RateLimited
 from service.stream import CHANNEL
 
 PLAYERS, SPECTATORS = "players", "spectators"
@@ -70,12 +71,6 @@ def restore_into(store: Any, game_id: str, lines: Sequence[Mapping[str, Any]]) -
     """An imported game's chat, kept beside the store (none to keep: nothing is needed)."""
     if lines:
         restore(redis_of(store), game_id, lines)
-
-
-class RateLimited(Refused):
-    """Too many chat lines from one sender (HTTP 429 with ``Retry-After``)."""
-
-    code = "rate_limited"
 
 
 def keys(game_id: str) -> dict[str, str]:

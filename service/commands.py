@@ -30,6 +30,7 @@ from projections.records import CREATE, FINISH, Recorded, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_doc
 from service import auth, chat, faults, imports
+from service.admission import Admission
 from service.budget import NEW_GAME, WRITE, Budget
 from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
 from service.game_config import DEFAULT_UNDO, checked_config
@@ -230,6 +231,7 @@ class Commands:
         loaded: Current | None = None,
         by_bot: bool = False,
         if_match: str | None = None,
+        admit: Admission | None = None,
     ) -> dict[str, Any]:
         """Validate and append a seat's action; the response shows the events as it sees them.
 
@@ -250,8 +252,9 @@ class Commands:
             idem = f"{seat}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}"
         try:
             return self._act(
-                game_id, caller, seat, action, expected_version, idem, loaded, by_bot, if_match
-            )
+                game_id, caller, seat, action, expected_version, idem, loaded, by_bot, if_match,
+                admit,
+            )  # fmt: skip
         except Refused as refused:
             # The key's stored answer, if it has one, is the answer, whatever this attempt
             # met: a retry after a success finds the log moved on (or, on a process that
@@ -301,6 +304,7 @@ class Commands:
         loaded: Current | None,
         by_bot: bool = False,
         if_match: str | None = None,
+        admit: Admission | None = None,
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
         checked = engine.check_shape(cur.game, action)
@@ -322,7 +326,7 @@ class Commands:
         if idem:
             bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
             answer = (idem, jsontext.compact_bytes(bound).decode())
-        self._append(cur, records, idem=answer)
+        self._append(cur, records, idem=answer, admit=admit)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:
@@ -468,6 +472,7 @@ class Commands:
         records: Sequence[Recorded],
         idem: tuple[str, str] | None = None,
         whole: GameMeta | None = None,
+        admit: Admission | None = None,
     ) -> Match:
         """``whole``: the game's meta to write whole (a join's new tokens), else the progress."""
         match = fold(cur.game, records, cur.match)
@@ -482,6 +487,7 @@ class Commands:
             self.store.append(
                 cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot,
                 hooks=cur.meta.hooks,  # a webhook registered since cur was read: a conflict
+                admit=admit,
             )  # fmt: skip
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc

@@ -48,3 +48,10 @@ class StorageFull(Refused):
     """The store is near its memory budget: writes that grow it are refused (HTTP 507)."""
 
     code = "storage_full"
+
+
+class RateLimited(Refused):
+    """Too many requests (a rate limit, a quota) or chat lines from one sender (HTTP 429
+    with ``Retry-After``)."""
+
+    code = "rate_limited"

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from projections.records import Recorded
+from service.admission import Admission
 from service.meta import GameMeta, Progress
 from service.store import IDEMPOTENCY_TTL, Conflict, Loaded
 
@@ -31,6 +32,8 @@ class _Game:
 
 
 class MemoryEventStore:
+    admits = False  # the rate limits' counters are in a Redis: this store cannot count them
+
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._index: dict[str, int] = {}
@@ -57,7 +60,10 @@ class MemoryEventStore:
         idem: tuple[str, str] | None = None,
         snapshot: tuple[int, str] | None = None,
         hooks: bool | None = None,
+        admit: Admission | None = None,
     ) -> int:
+        if admit is not None and not admit.counted:
+            raise ValueError("this store cannot count a request's rate limits (admits is false)")
         with self._changed:
             if (meta.progress if isinstance(meta, GameMeta) else meta).live:
                 self._mark([game_id])

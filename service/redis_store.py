@@ -35,6 +35,7 @@ from domain import jsontext
 from projections.records import Recorded
 from service import connections, observability
 from service import meta as meta_codec
+from service.admission import Admission, OverLimit
 from service.meta import GameMeta, Progress
 from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Conflict, Loaded
 
@@ -221,8 +222,10 @@ def append_args(
     idem: tuple[str, str] | None = None,
     snapshot: tuple[int, str] | None = None,
     hooks: bool | None = None,
+    admit: Admission | None = None,
 ) -> list[Any]:
-    """The arguments of append.lua (they do not name the game: its keys do)."""
+    """The arguments of append.lua (they do not name the game: its keys do); ``admit``'s
+    counters' windows and amounts last (their keys follow the game's)."""
     args: list[Any] = [expected_version, expected_head, len(records)]
     args += [encode_record(rec) for rec in records]
     head = records[-1].hash if records else expected_head
@@ -231,6 +234,8 @@ def append_args(
     args += [idem[1], IDEMPOTENCY_TTL] if idem else ["", 0]
     args += [snapshot[0], encode_snapshot(snapshot[1])] if snapshot else ["", ""]
     args.append("" if hooks is None else int(hooks))
+    if admit is not None:
+        args += [len(admit.keys), *admit.args()]
     return args
 
 
@@ -243,6 +248,9 @@ class RedisEventStore:
 
     def __init__(self, client: redis.Redis) -> None:
         self.r = client
+        # a rate limit's counters are counted in the append (``service.admission``) only on a
+        # single Redis: on a cluster their keys are not in the game's slot
+        self.admits = isinstance(client, redis.Redis)
         self._append = connections.script(client, _script("append"))
         self._load = connections.script(client, _script("load"))
         self._truncate = connections.script(client, _script("truncate"))
@@ -273,21 +281,36 @@ class RedisEventStore:
         idem: tuple[str, str] | None = None,
         snapshot: tuple[int, str] | None = None,
         hooks: bool | None = None,
+        admit: Admission | None = None,
     ) -> int:
-        """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved."""
+        """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved,
+        ``OverLimit`` if a counter of ``admit`` (counted here unless counted already) is over."""
         self._mark(game_id, meta.progress if isinstance(meta, GameMeta) else meta)
-        args = append_args(expected_version, expected_head, records, meta, idem, snapshot, hooks)
-        version = self.append_encoded(game_id, idem[0] if idem else "", args)
+        if admit is not None and admit.counted:
+            admit = None  # counted by an earlier attempt of the same request
+        if admit is not None and not self.admits:
+            raise ValueError("counters in another slot than the game's (service.admission)")
+        args = append_args(
+            expected_version, expected_head, records, meta, idem, snapshot, hooks, admit
+        )
+        version = self.append_encoded(game_id, idem[0] if idem else "", args, admit)
         observability.appended(len(records))
         return version
 
-    def append_encoded(self, game_id: str, idem_key: str, args: Sequence[Any]) -> int:
+    def append_encoded(
+        self, game_id: str, idem_key: str, args: Sequence[Any], admit: Admission | None = None
+    ) -> int:
         """The append script with arguments from ``append_args`` (the benchmark encodes
         them ahead of time to time the script alone)."""
         k = keys(game_id)
         script_keys = [k["log"], k["meta"], k["idem"] + idem_key, k["snap"]]
+        if admit is not None:
+            script_keys += admit.keys
+            admit.counted = True  # sent: counted, whatever the reply (never twice)
         ok, version = self._append(keys=script_keys, args=args)
-        if not ok:
+        if ok != 1:
+            if ok == -1 and admit is not None:
+                raise OverLimit(admit.refusal(int(version) - 1))
             raise Conflict(int(version))
         return int(version)
 

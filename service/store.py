@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from projections.records import Recorded
+from service.admission import Admission
 from service.meta import GameMeta, Progress
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a stored idempotent response is kept
@@ -56,6 +57,8 @@ class Conflict(Exception):
 
 
 class EventStore(Protocol):
+    admits: bool  # takes an ``Admission`` in ``append`` (the counters in the game's Redis)
+
     def append(
         self,
         game_id: str,
@@ -66,13 +69,18 @@ class EventStore(Protocol):
         idem: tuple[str, str] | None = None,
         snapshot: tuple[int, str] | None = None,
         hooks: bool | None = None,
+        admit: Admission | None = None,
     ) -> int:
         """Append ``records`` (versions expected+1..) and update the meta (a new game's whole
         meta, else its progress); store the idempotent response ``idem`` = (key, JSON) and
         the snapshot (version, blob) with them.  Raise ``Conflict`` if the log moved, if
         ``hooks`` (the meta's webhook flag as the caller read it) is not the stored flag, or
         if ``idem``'s key holds a response already (the caller replays it: a request with an
-        idempotency key needs no read of the key before its append)."""
+        idempotency key needs no read of the key before its append).
+
+        ``admit``: a request's rate-limit counters, counted first in the same call unless
+        counted already, and ``OverLimit`` raised (nothing appended) if one is over its
+        amount.  Only a store whose ``admits`` is true takes one."""
         ...
 
     def load(

@@ -17,7 +17,9 @@ Flask's ``MAX_CONTENT_LENGTH``, set in ``service/app.py``: 413 ``payload_too_lar
 
 A request over a limit is answered ``429`` in the contract's error shape, code ``rate_limited``
 (``details``: the limit and the seconds to wait), with a ``Retry-After`` header.  All of a
-request's counters cost one Redis round trip (one script call; no ``X-RateLimit-*`` headers).
+request's counters cost one Redis round trip (one script call; no ``X-RateLimit-*`` headers),
+and a move's none of its own: on a single Redis they are counted by the move's append
+(``service.admission``, ``service.http.move_path``).
 Liveness, readiness and the API's own documentation are not limited (they must answer while
 everything else is busy).  Workers do not go through HTTP and are never limited.
 
@@ -199,8 +201,17 @@ class Limiter:
     ) -> None:
         """Count the request; raise ``RateLimited`` if it is over a limit (a RedisError
         becomes 503 unavailable)."""
+        scoped = self.scoped(method, path, authorization, client)
+        if scoped:
+            self.counters.hit(scoped)
+
+    def scoped(
+        self, method: str, path: str, authorization: str | None, client: Callable[[], str]
+    ) -> list[tuple[str, Limit]]:
+        """What the request counts against: (scope key, limit) pairs, none for a request
+        nothing counts (``unlimited``, or a move while only the quotas are on)."""
         if unlimited(method, path):
-            return
+            return []
         token = auth.presented(authorization)  # parsed and hashed once a request
         quotas = [
             (kind, q)
@@ -209,7 +220,7 @@ class Limiter:
         ]
         per_token = self.token if token is not None else None
         if not self.address and not per_token and not quotas:
-            return  # nothing counts this request (a move while only quotas are on)
+            return []
         tokens = token_scope(token) if token is not None else ""
         address = address_key(client()) if self.address or quotas else ""
         scoped = [(address, self.address)] if self.address else []
@@ -219,5 +230,4 @@ class Limiter:
             scoped.append((f"{kind}:{address}", q))
             if token is not None:
                 scoped.append((f"{kind}:{tokens}", q))
-        if scoped:
-            self.counters.hit(scoped)
+        return scoped

@@ -11,7 +11,7 @@ the same work with the same functions, without the cycle:
   (``middleware.record``), the client's address behind trusted proxies
   (``middleware.address_of``);
 - the JSON depth check (``limits.surely_shallow``; a deeper body is Flask's), the rate
-  limits and quotas (``limits.Limiter.check``, the same counters, counted once), the text
+  limits and quotas (``limits.Limiter``, the same counters, counted once), the text
   check (``text.header_problem``, ``text.first_bad``);
 - the body rule of the view (``actions.plain``) and the move itself (``actions.act``);
 - the answer: the app's JSON provider, ``compression.gzipped`` for a large one, and where
@@ -26,6 +26,17 @@ A refusal (any exception: a rule, a limit, bad text, Redis) is answered by Flask
 handlers and after-request hooks, in a request context of the same request, so its answer is
 Flask's to the byte.  ``tests/service/test_move_path.py`` plays the same games both ways and
 compares every answer, refusals included.
+
+**The rate limits in the move's own round trip.**  On a single Redis that holds the
+counters too, a move's counters go with it to its append (``service.admission``), which
+counts them first and appends nothing if one is over: a move is one Redis round trip with
+limits on, as with them off.  A move refused before its append (a rule, a token, a conflict,
+bad text) or answered without one (an idempotent replay) is counted by the limiter's own
+call, and a 429 from it wins over the other answer, so every answer is the one the limits
+checked first would give.  A client refused by a limit is counted first again (its scopes,
+here, until their windows end): a flood over its limit costs the counters' call, not a
+move's rules.  On a Redis Cluster (the counters are not in the game's slot) and with the
+memory store, the limits are counted first, as Flask's hook counts them.
 
 Not done on this path: Flask's ``request_started`` / ``request_finished`` signals (nothing
 here connects to them).  The hooks it stands in for are named in ``STANDS_IN_FOR``: an app
@@ -44,7 +55,9 @@ from flask import Flask
 from flask_cors.core import get_cors_headers
 from werkzeug.datastructures import EnvironHeaders
 
+from service.admission import Admission, OverLimit
 from service.chronicle import Chronicle
+from service.errors import RateLimited
 from service.http import actions, compression, middleware, text
 from service.http.limits import LIMITER, Limiter, surely_shallow
 
@@ -65,6 +78,7 @@ STANDS_IN_FOR = {  # the app's hooks (before, after) that this path does itself
 }
 ENDPOINT = "actions.ActionsResource"  # the route of POST /games/<id>/actions
 CORS_HOOK = "flask_cors.extension.make_after_request_function.<locals>.cors_after_request"
+HOT_KEPT = 10_000  # refused counters remembered at most (expired ones dropped first)
 WSGI = Callable[[dict[str, Any], Callable[..., Any]], Iterable[bytes]]
 
 
@@ -93,6 +107,14 @@ class MovePath:
             )
         self.chronicle: Chronicle = flask.extensions["chronicle"]
         self.limiter: Limiter | None = flask.extensions.get(LIMITER)
+        store = self.chronicle.store
+        # the counters count in the append where the store's Redis is the counters' own
+        self.folds = (
+            self.limiter is not None
+            and store.admits
+            and getattr(store, "r", None) is self.limiter.counters.client
+        )
+        self.hot: dict[str, float] = {}  # counter key -> until when it is counted first
         self.json: Any = flask.json  # service.app.JSONOnce
         self.max_body = int(flask.config["MAX_CONTENT_LENGTH"])
         rule = next(r for r in flask.url_map.iter_rules() if r.endpoint == ENDPOINT)
@@ -117,7 +139,7 @@ class MovePath:
         started = time.perf_counter()
         rid = middleware.new_request_id(environ)
         token = middleware.served_id.set(rid)
-        raw, doc = b"", None
+        raw, doc, admit = b"", None, None
         client = self._client(environ)
         try:
             try:
@@ -125,15 +147,19 @@ class MovePath:
                 body = self._plain(raw, int(length))
                 if body is not None:
                     if self.limiter is not None:
-                        authorization = environ.get("HTTP_AUTHORIZATION")
-                        self.limiter.check("POST", path, authorization, client)
+                        admit = self._admission(environ, path, client)
                     found = text.header_problem(environ)
                     if found is None and text.may_hold_bad_text(raw):
                         found = text.first_bad(body, "")
                     text.refuse(found)
-                    doc = actions.act(self.chronicle, environ, body, m.group(1))
+                    doc = actions.act(self.chronicle, environ, body, m.group(1), admit)
+                    self._count(admit)  # answered without an append: an idempotent replay
             except Exception as error:  # any: answered as Flask answers it
                 environ["wsgi.input"] = io.BytesIO(raw)
+                try:
+                    self._limits_first(error, admit)
+                except Exception as limited:  # the limits' answer comes first, as in Flask
+                    return self._refused(limited, environ, start_response, started, rid)
                 return self._refused(error, environ, start_response, started, rid)
             if body is None:  # not a plain move: Flask's, with its body as it came
                 environ["wsgi.input"] = io.BytesIO(raw)
@@ -141,6 +167,57 @@ class MovePath:
             return self._answer(doc, environ, start_response, path, started, rid, client)
         finally:
             middleware.served_id.reset(token)
+
+    def _admission(
+        self, environ: dict[str, Any], path: str, client: Callable[[], str]
+    ) -> Admission | None:
+        """The move's counters, to count in its append; None once counted here (on a
+        cluster, with the memory store, or for a client refused by a limit lately)."""
+        limiter = self.limiter
+        assert limiter is not None
+        scoped = limiter.scoped("POST", path, environ.get("HTTP_AUTHORIZATION"), client)
+        if not scoped:
+            return None
+        admit = limiter.counters.admission(scoped)
+        if self.folds and not (self.hot and self._is_hot(admit)):
+            return admit
+        self._count(admit)
+        return None
+
+    def _is_hot(self, admit: Admission) -> bool:
+        now = time.monotonic()
+        return any(self.hot.get(key, 0.0) > now for key in admit.keys)
+
+    def _count(self, admit: Admission | None) -> None:
+        """Count ``admit`` by the limiter's own call, if nothing counted it yet."""
+        if admit is None or admit.counted:
+            return
+        try:
+            assert self.limiter is not None
+            self.limiter.counters.count(admit)
+        except RateLimited:
+            self._heat(admit)
+            raise
+
+    def _limits_first(self, error: Exception, admit: Admission | None) -> None:
+        """Raise what the limits answer ``error``'s request: its counters over a limit in the
+        append (``OverLimit``), or, where nothing counted them yet, counted now."""
+        if isinstance(error, OverLimit):
+            assert admit is not None
+            self._heat(admit)
+            raise error.refusal
+        self._count(admit)
+
+    def _heat(self, admit: Admission) -> None:
+        """``admit``'s scopes were refused: counted first until their longest window ends."""
+        if len(self.hot) >= HOT_KEPT:
+            now = time.monotonic()
+            self.hot = {k: t for k, t in self.hot.items() if t > now}
+            if len(self.hot) >= HOT_KEPT:
+                self.hot.clear()
+        until = time.monotonic() + max(admit.expiries)
+        for key in admit.keys:
+            self.hot[key] = until
 
     def _plain(self, raw: bytes, length: int) -> dict[str, Any] | None:
         """The body if this path takes it: all of it, shallow, JSON, a plain move."""

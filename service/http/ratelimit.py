@@ -21,7 +21,7 @@ import redis
 from limits import RateLimitItem, parse_many
 
 from service import connections
-from service.chat import RateLimited
+from service.admission import Admission
 
 # KEYS: the counters; ARGV: their windows' lengths in seconds.  Returns the counts.
 HIT = """
@@ -49,30 +49,52 @@ class Limit:
 class Counters:
     def __init__(self, client: Any, prefix: str) -> None:
         self.prefix = prefix
+        self.client = client  # the store's own client, where the move's append counts them
         self.single = isinstance(client, redis.Redis)  # else a Redis Cluster client
         self._hit = connections.script(client, HIT)
+        self._windows: dict[tuple[str, Limit], tuple[tuple[str, int, int, str], ...]] = {}
+
+    def admission(self, scoped: Sequence[tuple[str, Limit]]) -> Admission:
+        """The counters of one request, one per (scope key, limit) and window, in order."""
+        windows = [w for key, limit in scoped for w in self._counters(key, limit)]
+        keys, expiries, amounts, labels = zip(*windows, strict=True)
+        return Admission(keys, expiries, amounts, labels)
+
+    def _counters(self, key: str, limit: Limit) -> tuple[tuple[str, int, int, str], ...]:
+        """(counter key, window's seconds, amount, label) of each window of ``limit`` for the
+        scope ``key``: kept for the scopes seen lately (a token's or an address's requests
+        make the same keys again and again)."""
+        found = self._windows.get((key, limit))
+        if found is None:
+            found = tuple(
+                (f"{self.prefix}:{{{key}}}:{_window(i)}", int(i.get_expiry()), i.amount, str(i))
+                for i in limit.items
+            )
+            if len(self._windows) >= KEPT_SCOPES:
+                self._windows.clear()
+            self._windows[(key, limit)] = found
+        return found
 
     def hit(self, scoped: Sequence[tuple[str, Limit]]) -> None:
         """Count one request against each (scope key, limit); raise ``RateLimited`` naming
         the first window over its amount."""
-        groups: list[list[tuple[str, RateLimitItem]]] = []
-        for key, limit in scoped:
-            entries = [(f"{self.prefix}:{{{key}}}:{_window(i)}", i) for i in limit.items]
-            if self.single and groups:
-                groups[0] += entries
-            else:
-                groups.append(entries)
-        for entries in groups:
-            counts = self._hit(
-                keys=[k for k, _ in entries], args=[i.get_expiry() for _, i in entries]
-            )
-            for (_, item), n in zip(entries, counts, strict=True):
-                if int(n) > item.amount:
-                    retry_after = int(item.get_expiry())  # the window's length: an upper bound
-                    raise RateLimited(
-                        f"rate limit exceeded ({item}); retry later",
-                        {"limit": str(item), "retry_after": retry_after},
-                    )
+        if self.single:
+            self.count(self.admission(scoped))
+        else:  # a cluster: one call per scope key, whose counters share its hash tag
+            for one in scoped:
+                self.count(self.admission([one]))
+
+    def count(self, admission: Admission) -> None:
+        """Count ``admission``'s counters in a call of their own (all of them in one slot);
+        raise its ``RateLimited`` if one is over its amount."""
+        admission.counted = True
+        counts = self._hit(keys=admission.keys, args=admission.expiries)
+        over = admission.first_over(counts)
+        if over is not None:
+            raise admission.refusal(over)
+
+
+KEPT_SCOPES = 4096  # scope keys whose counters' keys are kept (cleared when full)
 
 
 def _window(item: RateLimitItem) -> str:

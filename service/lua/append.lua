@@ -6,7 +6,11 @@
 --       then new_head, idem_value ('' for none), idem_ttl,
 --       then snapshot version ('' for none), snapshot blob,
 --       then the webhook flag the caller read ('' for unchecked, 0, 1): a flag set since then
---       is a conflict (the caller decided on a cached meta, and must read it again).
+--       is a conflict (the caller decided on a cached meta, and must read it again),
+--       then, optionally, the request's rate-limit counters (service/admission.py): their
+--       number c, their windows' lengths in seconds, their amounts; the counters' keys are
+--       KEYS[5..4+c].  They are counted first, whatever follows (as their own script,
+--       service/http/ratelimit.py, counts them), and one over its amount appends nothing.
 -- Announces the append on the channel chronicle:changes, in the same atomic call:
 -- "append <game id> <first> <last>\n" then, as netstrings ("<length>:<bytes>"), each packed
 -- event and the meta's status, to_act and result after the write ('' for none), so that a
@@ -14,13 +18,21 @@
 -- An append that stores an idempotent answer under a key that holds one already appends
 -- nothing either: a conflict, whose caller then replays the stored answer (so a request with
 -- an Idempotency-Key needs no read of the key before its append).
--- Returns {1, new_version} or {0, current_version}.
-local now = redis.call('HMGET', KEYS[2], 'version', 'head', 'hooks')
-local version = tonumber(now[1] or '0')
-local head = now[2] or ''
+-- Returns {1, new_version}, {0, current_version}, or {-1, i}: counter i (from 1) is over.
 local n = tonumber(ARGV[3])
 local tail = 4 + n + 1 + tonumber(ARGV[4 + n]) * 2  -- new_head; then idem_value, .., hooks
 local hooks = ARGV[tail + 5]
+local c = tonumber(ARGV[tail + 6] or '0')
+local over = nil
+for j = 1, c do
+  local count = redis.call('INCR', KEYS[4 + j])
+  if count == 1 then redis.call('EXPIRE', KEYS[4 + j], ARGV[tail + 6 + j]) end
+  if over == nil and count > tonumber(ARGV[tail + 6 + c + j]) then over = j end
+end
+if over ~= nil then return {-1, over} end
+local now = redis.call('HMGET', KEYS[2], 'version', 'head', 'hooks')
+local version = tonumber(now[1] or '0')
+local head = now[2] or ''
 if version ~= tonumber(ARGV[1]) or head ~= ARGV[2]
     or (hooks ~= nil and hooks ~= '' and hooks ~= (now[3] == '1' and '1' or '0'))
     or (ARGV[tail + 1] ~= '' and redis.call('EXISTS', KEYS[3]) == 1) then

@@ -9,7 +9,9 @@ import random
 import pytest
 from redis.cluster import RedisCluster
 
+from bench.scripts import scripts
 from domain.games import GAMES
+from service.app import create_app
 from service.config import Settings
 from service.connections import connect
 from service.redis_store import keys
@@ -82,3 +84,31 @@ def test_a_cluster_needs_a_plain_queue_redis() -> None:
     )
     assert ok.queue_url == "redis://q:6379/0"
     assert Settings.from_env({"REDIS_URL": "redis://r:6379/0"}).queue_url == "redis://r:6379/0"
+
+
+def test_rate_limits_on_a_cluster_count_first_and_refuse_before_the_append(
+    monkeypatch: pytest.MonkeyPatch, cluster_settings: Settings
+) -> None:
+    """On a cluster a move's counters are not in its game's slot: the move path counts them
+    with their own call first (``service.admission``), and the limit still refuses."""
+    monkeypatch.setenv("CHRONICLE_RATE_LIMIT", "3/minute")
+    app = create_app(cluster_settings)
+    assert not app.wsgi_app.app.folds
+    script = scripts(GAMES["artus"], 1, "cluster-limits")[0]
+    ch = app.extensions["chronicle"]
+    gid, tokens = script.create(ch)
+    c = app.test_client()
+    first = script.moves[0][0]
+    answers, version = [], 0
+    for seat, version, action in script.moves:
+        if seat != first:  # the other seat's moves, by the service itself (no limit)
+            ch.act_as(gid, f"Bearer {tokens[seat]}", action, version)
+            continue
+        body = {"action": action, "expected_version": version}
+        headers = {"Authorization": f"Bearer {tokens[seat]}"}
+        answers.append(c.post(f"/api/v1/games/{gid}/actions", json=body, headers=headers))
+        if len(answers) == 4:
+            break
+    assert [a.status_code for a in answers] == [201, 201, 201, 429]
+    assert answers[-1].json["error"]["details"]["limit"] == "3 per 1 minute"
+    assert c.get(f"/api/v1/games/{gid}").json["version"] == version  # nothing appended
