@@ -51,6 +51,7 @@ address far faster than any person) is limited only by the variables that are se
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import os
@@ -110,8 +111,11 @@ def quotas(env: Mapping[str, str] = os.environ, defaults: bool = True) -> dict[s
     return {k: v for k, v in out.items() if v}
 
 
+@functools.lru_cache(maxsize=4096)
 def token_scope(token: str | None) -> str:
-    """The per-token counters' scope of ``token``: a hash, so no token is in a Redis key."""
+    """The per-token counters' scope of ``token``: a hash, so no token is in a Redis key
+    (kept for the tokens seen lately: a player's requests hash the same token again and
+    again)."""
     digest = hashlib.sha256(b"chronicle-rate-limit:" + (token or "").encode()).hexdigest()
     return f"token:{digest[:40]}"
 

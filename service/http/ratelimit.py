@@ -35,9 +35,11 @@ return out
 """
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Limit:
-    """One configured limit (``20/second;600/minute``): its windows, for one kind of key."""
+    """One configured limit (``20/second;600/minute``): its windows, for one kind of key.
+    Made once, when the app is built: compared and hashed by identity (the counters' keys are
+    kept per scope key and limit, and ``limits``' items hash in Python, slowly)."""
 
     items: tuple[RateLimitItem, ...]
 
