@@ -18,6 +18,7 @@ import time  # noqa: E402
 from typing import Any  # noqa: E402
 
 import gevent  # noqa: E402
+from redis.cluster import RedisCluster  # noqa: E402
 
 from service import connections, pipelining  # noqa: E402
 
@@ -74,12 +75,36 @@ def main(url: str, scenario: str, n: int) -> dict[str, Any]:
             calls = [gevent.spawn_later(0.05 * i, call, script, "ok", str(i)) for i in range(n)]
             gevent.joinall(calls)
             out[key] = [g.value for g in calls]
+    elif scenario == "moved":  # a call; the test moves the key's slot to another master; calls
+        out["first"] = call(script, "ok", "first")
+        out["before"] = node_of(client)
+        say({"ready": "move"})
+        sys.stdin.readline()
+        for key in ("burst", "later"):
+            calls = [gevent.spawn(call, script, "ok", str(i)) for i in range(n)]
+            gevent.joinall(calls)
+            out[key] = [g.value for g in calls]
+        out["after"] = node_of(client)
+    if isinstance(client, RedisCluster):  # the pipelines of the nodes' pools
+        pipes = [
+            (node.name, pipelining.for_pool(node.redis_connection.connection_pool))
+            for node in client.get_primaries()
+        ]
+        out["nodes"] = {name: [pipe.batches, pipe.calls] for name, pipe in pipes}
+        out["batches"] = sum(pipe.batches for _, pipe in pipes)
+        out["calls"] = sum(pipe.calls for _, pipe in pipes)
+        return out
     pipe = pipelining.for_pool(client.connection_pool)
     out["batches"], out["calls"] = pipe.batches, pipe.calls
     gevent.sleep(pipelining.IDLE + 0.3)  # the writer gives its connection back after IDLE
     pool = client.connection_pool
     out["free"], out["slots"] = pool.pool.qsize(), pool.max_connections
     return out
+
+
+def node_of(client: Any) -> str:
+    """The master that serves the key ``n``, in the client's own slot map."""
+    return str(client.nodes_manager.get_node_from_slot(client.keyslot("n")).name)
 
 
 if __name__ == "__main__":
