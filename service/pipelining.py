@@ -23,7 +23,8 @@ What a caller sees is what ``LeanScript`` gave it before:
 The writer keeps its connection while calls come; after ``IDLE`` seconds without one it gives
 it back to the pool, so a connection taken again after a pause goes through the pool's check
 (a connection Redis closed meanwhile is replaced).  Only processes where gevent patched the
-sockets use it (``LeanScript`` decides); elsewhere each call takes its own connection.
+sockets use it (``LeanScript`` decides; on a Redis Cluster ``ClusterScript``, with one
+pipeline per master, on that master's pool); elsewhere each call takes its own connection.
 """
 
 from __future__ import annotations
