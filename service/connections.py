@@ -261,7 +261,10 @@ class ClusterScript:
     the map does not cover, and a failed or timed-out connection (redis-py's cluster client
     reconnects and, where a master failed over, learns the new one).  A call whose reply was
     lost may then run twice, as redis-py's own retry of it would: the conditional append
-    answers the second a conflict.  An error of the script itself is raised as it is.
+    answers the second a conflict.  A frozen master costs a caller one socket timeout here
+    before redis-py's own attempts (handing the call on is what lets redis-py refresh its
+    map after a failover, which this path reads).  An error of the script itself is raised
+    as it is.
 
     Outside gevent (the worker, tools, tests' in-process servers) every call is redis-py's."""
 
