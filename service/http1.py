@@ -42,6 +42,13 @@ greenlet and a slot:
 The service's own, lower limits on URL and headers (``service.http.edge``) answer first in
 practice.
 
+**Fair to the other connections.**  A greenlet runs until it waits.  A request that never
+waits (a ``/healthz``, a refusal, a 429), followed by another already read or arriving at
+once, would let one connection hold its process for as long as it kept them coming: a
+client pipelining a burst of requests held the others up for the whole burst.  So a request
+served without the event loop turning is followed by one turn (``FAIR_TURN``) before the
+next is read; a request that waited (for Redis, for the client) costs nothing more.
+
 **What it answers.**  The status and headers the app gives, a ``Date``, and
 ``Connection: close`` when the connection ends after this answer: the client asked,
 HTTP/1.0 without keep-alive, the app said so, the process is stopping, a body was left
@@ -78,6 +85,11 @@ MAX_HEAD = 64 * 1024  # request line and fields together (the app's own limit is
 DRAIN = 64 * 1024  # an unread body up to this is read and dropped; beyond, the connection ends
 RECV = 65536
 SOCKET_KEY = "chronicle.socket"
+# A request served without ever waiting (its next one already read, or arriving at once: a
+# client pipelining, or one on loopback) is followed by one turn of the event loop, a timer
+# so the sockets are polled in it; else one connection could hold its process for as long as
+# it keeps requests coming, and the others wait (``Connection._serve``).
+FAIR_TURN = 1e-6
 
 _REQUEST_LINE = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP/(1\.[01])")
 _TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
@@ -510,7 +522,12 @@ class Connection:
 
     def _serve(self) -> None:
         sock, io = self.sock, self.timeouts.io
+        loop = gevent.get_hub().loop
+        turn = -1  # the event loop's iteration when this connection's last request began
         while True:
+            if loop.iteration == turn:  # that request never waited: let the others run
+                gevent.sleep(FAIR_TURN)
+            turn = loop.iteration
             sock.settimeout(None)  # the head's reads: its own timer bounds them all
             try:
                 head = self._head()

@@ -103,6 +103,33 @@ def test_requests_pipelined_on_one_connection_are_answered_in_order(serve: Serve
         assert _closed(s)
 
 
+def test_a_client_pipelining_a_burst_does_not_hold_up_the_others(serve: Served) -> None:
+    """One API process; one client pipelines 300 requests that never wait, another sends one.
+    The other's answer comes while the burst is still being answered (before ``FAIR_TURN``,
+    the burst's greenlet answered all 300 before the other's request was even read)."""
+    burst = 300
+    with (
+        socket.create_connection(("127.0.0.1", serve.port), timeout=10) as hog,
+        socket.create_connection(("127.0.0.1", serve.port), timeout=10) as other,
+    ):
+        hog.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * burst)
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: other-1\r\n\r\n")
+        status, headers, _, _ = _read_answer(other)
+        assert (status, headers["x-request-id"]) == (200, "other-1")
+        hog.setblocking(False)
+        received = b""
+        with contextlib.suppress(BlockingIOError):
+            while chunk := hog.recv(1 << 20):
+                received += chunk
+        answered = received.count(b"HTTP/1.1 200")
+        assert answered < burst, "the burst was answered whole before the other request"
+        hog.setblocking(True)
+        rest = received
+        for _ in range(burst):  # and the burst is answered in full
+            status, _, _, rest = _read_answer(hog, rest)
+            assert status == 200
+
+
 def test_http_1_0_closes_unless_kept_alive(serve: Served) -> None:
     with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
         s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
