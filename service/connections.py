@@ -167,6 +167,29 @@ class QuietPool(redis.BlockingConnectionPool):
         )
 
 
+def evalsha(sha: str, keys: Any, args: Any) -> bytes:
+    """An ``EVALSHA`` of the script ``sha``, packed by hiredis as redis-py's packer packs it
+    (and refusing what it refuses, with its ``DataError``)."""
+    try:
+        packed: bytes = hiredis.pack_command((b"EVALSHA", sha, len(keys), *keys, *args))
+    except TypeError as error:  # what redis-py's hiredis packer raises for it
+        raise DataError(error) from error
+    return packed
+
+
+def pipelines() -> Callable[[Any], AutoPipeline] | None:
+    """``service.pipelining.for_pool`` in a process where gevent patched the sockets (an API
+    process: the calls of all its greenlets share a writer per pool), else None.  Asked at a
+    script's first call in each process: a gunicorn worker patches its sockets before it
+    loads the app, but a client may be made before either."""
+    monkey = sys.modules.get("gevent.monkey")
+    if monkey is None or not monkey.is_module_patched("socket"):
+        return None
+    from service.pipelining import for_pool
+
+    return for_pool
+
+
 class LeanScript:
     """A Lua script called on one Redis as redis-py's ``Script`` calls it, in fewer steps.
 
@@ -200,25 +223,15 @@ class LeanScript:
         self.pipe: AutoPipeline | None = None
 
     def _pipe(self) -> AutoPipeline | None:
-        """Decided once in each process, at its first call (a gunicorn worker patches its
-        sockets before it loads the app, but a client may be made before either): under
-        gevent the calls of all greenlets share a writer (``service.pipelining``)."""
-        monkey = sys.modules.get("gevent.monkey")
+        """Decided once in each process, at its first call (``pipelines``)."""
         self.pid = os.getpid()
-        if monkey is not None and monkey.is_module_patched("socket"):
-            from service.pipelining import for_pool
-
-            self.pipe = for_pool(self.pool)
-        else:
-            self.pipe = None
+        for_pool = pipelines()
+        self.pipe = for_pool(self.pool) if for_pool is not None else None
         return self.pipe
 
     def __call__(self, keys: Any = (), args: Any = ()) -> Any:
         script = self.script
-        try:
-            packed = hiredis.pack_command((b"EVALSHA", script.sha, len(keys), *keys, *args))
-        except TypeError as error:  # what redis-py's hiredis packer raises for it
-            raise DataError(error) from error
+        packed = evalsha(script.sha, keys, args)
         pipe = self.pipe if self.pid == os.getpid() else self._pipe()
         if pipe is not None:
             try:
@@ -288,30 +301,16 @@ class ClusterScript:
         self.pipe: Callable[[Any], AutoPipeline] | None = None  # a node's pool -> its pipeline
 
     def __call__(self, keys: Any = (), args: Any = ()) -> Any:
-        if self.pid != os.getpid():
-            self._decide()
+        if self.pid != os.getpid():  # decided once in each process, at its first call
+            self.pid, self.pipe = os.getpid(), pipelines()
         node = self._node(keys[0]) if self.pipe is not None and keys else None
         if node is None or self.pipe is None:
             return self.script(keys=keys, args=args)
-        try:
-            packed = hiredis.pack_command((b"EVALSHA", self.script.sha, len(keys), *keys, *args))
-        except TypeError as error:  # what redis-py's hiredis packer raises for it
-            raise DataError(error) from error
+        packed = evalsha(self.script.sha, keys, args)
         try:
             return self.pipe(node.connection_pool).call(packed)
         except self.HANDED_ON:
             return self.script(keys=keys, args=args)
-
-    def _decide(self) -> None:
-        """Once in each process, at its first call: the auto-pipelines under gevent only."""
-        self.pid = os.getpid()
-        monkey = sys.modules.get("gevent.monkey")
-        if monkey is not None and monkey.is_module_patched("socket"):
-            from service.pipelining import for_pool
-
-            self.pipe = for_pool
-        else:
-            self.pipe = None
 
     def _node(self, key: Any) -> redis.Redis | None:
         """The client of the master serving ``key``'s slot, None if the map has none."""
