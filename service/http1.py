@@ -49,6 +49,12 @@ client pipelining a burst of requests held the others up for the whole burst.  S
 served without the event loop turning is followed by one turn (``FAIR_TURN``) before the
 next is read; a request that waited (for Redis, for the client) costs nothing more.
 
+**Bookkeeping after the answer.**  The app may leave work for after its answer is sent
+(``AFTER_ANSWER_KEY``: a request's log line and metrics): the client has its answer sooner,
+and the process is still at work when a client's next request comes, instead of asleep
+(waking a sleeping process costs this machine tens of microseconds).  The work runs once
+the answer is sent or has failed, before the connection reads its next request.
+
 **What it answers.**  The status and headers the app gives, a ``Date``, and
 ``Connection: close`` when the connection ends after this answer: the client asked,
 HTTP/1.0 without keep-alive, the app said so, the process is stopping, a body was left
@@ -76,7 +82,7 @@ from urllib.parse import unquote_to_bytes
 
 import gevent
 
-from service.http.edge import HEADER_BYTES_KEY, error_response
+from service.http.edge import AFTER_ANSWER_KEY, HEADER_BYTES_KEY, error_response
 
 LIMIT_REQUEST_LINE = 8190
 LIMIT_REQUEST_FIELD_SIZE = 16384
@@ -651,6 +657,8 @@ class Connection:
                 self._send(out)
 
         result: Iterable[bytes] | None = None
+        after: list[Callable[[], Any]] = []
+        env[AFTER_ANSWER_KEY] = after
         try:
             result = self.app(env, start_response)
             for data in result:
@@ -682,6 +690,11 @@ class Connection:
                     close()
                 except Exception:
                     self.log.exception("Error closing a response")
+            for work in after:  # the request's bookkeeping, once its answer is on its way
+                try:
+                    work()
+                except Exception:
+                    self.log.exception("Error after a response")
         length = state.get("length")
         complete = length is None or state.get("bodiless") or state.get("count") == length
         return bool(state.get("stay")) and bool(complete)

@@ -9,6 +9,10 @@ in the response's ``X-Request-ID`` and is in every log line written while the re
 path (at most 200 characters), status, duration, client address and the request id.  Never a
 header, a query string or a body: those carry tokens and actions.
 
+The log line and the metrics are written once the answer is sent, where the server offers
+that (``service.http1``; a stream's at its start, as before): they are not the client's to
+wait for.  Their figures (status, duration) are taken when the answer is ready, as before.
+
 **CORS** (flask-cors) is off unless ``CHRONICLE_CORS_ORIGINS`` lists origins, comma-separated
 (``https://play.example.org,http://localhost:5173``; ``*`` allows any).  Allowed then: the
 ``/api/v1/`` resources with the ``Authorization``, ``Content-Type``, ``Idempotency-Key`` and
@@ -56,6 +60,7 @@ from flask_cors.core import get_cors_options
 from werkzeug.exceptions import UnsupportedMediaType
 
 from service import observability
+from service.http.edge import AFTER_ANSWER_KEY
 
 REQUEST_ID = "X-Request-ID"
 CORS_API = "chronicle.cors_api"  # app.extensions: the CORS options of API_RESOURCE, if on
@@ -215,8 +220,25 @@ def _finish(response: Response) -> Response:
     started = ctx.get("started")
     seconds = time.perf_counter() - started if started is not None else 0.0
     route = req.url_rule.rule if req.url_rule is not None else "unmatched"
-    record(req.method, route, req.path, response.status_code, seconds, rid, client_address)
+    method, path, status = req.method, req.path, response.status_code
+    if response.is_streamed:  # a stream may last hours: counted and logged as it starts
+        record(method, route, path, status, seconds, rid, client_address)
+    else:
+        address = client_address()  # Flask's context of the request ends before the work
+        after_answer(
+            req.environ, lambda: record(method, route, path, status, seconds, rid, lambda: address)
+        )
     return response
+
+
+def after_answer(environ: Mapping[str, Any], work: Callable[[], None]) -> None:
+    """``work`` once the request's answer is sent, where the server runs such work
+    (``service.http1``), else now (a test client, another server)."""
+    after = environ.get(AFTER_ANSWER_KEY)
+    if after is None:
+        work()
+    else:
+        after.append(work)
 
 
 def record(

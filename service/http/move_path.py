@@ -253,7 +253,10 @@ class MovePath:
     ) -> list[bytes]:
         data = self.json.answer(doc)
         seconds = time.perf_counter() - started
-        middleware.record("POST", self.route, path, 201, seconds, rid, client)
+        route = self.route
+        middleware.after_answer(
+            environ, lambda: middleware.record("POST", route, path, 201, seconds, rid, client)
+        )
         headers = [("Content-Type", "application/json"), ("Content-Length", "")]
         if self.cors is not None:
             cors = get_cors_headers(self.cors, EnvironHeaders(environ), "POST")

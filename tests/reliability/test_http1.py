@@ -14,6 +14,7 @@ import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -313,6 +314,39 @@ def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[s
     env = conn._environ(b"\r\n".join(lines))[0]
     counted = env.pop(edge.HEADER_BYTES_KEY)
     assert counted == edge.header_bytes(env)
+
+
+def test_work_left_for_after_the_answer_runs_once_it_is_sent() -> None:
+    """The app's bookkeeping (``edge.AFTER_ANSWER_KEY``) runs after the whole answer is on its
+    way and before the next request is read; a failing piece is logged, the rest still runs
+    and the connection serves on."""
+    client, server = socket.socketpair()
+    seen: list[Any] = []
+    failures: list[str] = []
+
+    def app(env: dict[str, Any], start_response: Any) -> list[bytes]:
+        start_response("200 OK", [("Content-Length", "5")])
+        after = env[edge.AFTER_ANSWER_KEY]
+        after.append(lambda: 1 / 0)
+        after.append(lambda: seen.append(client.recv(65536, socket.MSG_PEEK | socket.MSG_DONTWAIT)))
+        return [b"hello"]
+
+    class Log:
+        def exception(self, message: str, *args: Any) -> None:
+            failures.append(message)
+
+    conn = http1.Connection(
+        app, server, ("127.0.0.1", 1), ("127.0.0.1", "80"), lambda: True, http1.Timeouts(), Log()
+    )
+    client.sendall(b"GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+    client.shutdown(socket.SHUT_WR)
+    conn.serve()
+    server.close()
+    first, rest = seen[0].split(b"\r\n\r\n", 1)
+    assert first.startswith(b"HTTP/1.1 200") and rest == b"hello", "the whole first answer"
+    assert len(seen) == 2 and seen[1].count(b"hello") == 2, "then the whole second one"
+    assert failures == ["Error after a response"] * 2
+    client.close()
 
 
 _WELL_FORMED = st.builds(

@@ -237,3 +237,58 @@ def test_with_cors_on_a_large_answer_is_gzipped_and_varies_as_flask_s(
         assert status == "201 CREATED"
         assert ("Vary", "Origin, Accept-Encoding") in got, got
         assert ("Content-Encoding", "gzip") in got
+
+
+def test_where_the_server_runs_work_after_the_answer_the_log_line_and_metrics_wait_for_it(
+    app: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``service.http1`` runs a request's bookkeeping once its answer is sent: both paths
+    leave it to the server, which then writes the same line and counts as without."""
+    from service import observability
+    from service.http.edge import AFTER_ANSWER_KEY
+
+    pair = Pair(app, "lancaster", 0)
+    seat, version, action = pair.script.moves[0]
+    route = "/api/v1/games/<game_id:game_id>/actions"
+    counted = observability.REQUESTS.labels("POST", route, "201")
+    before = counted._value.get()
+    after: list[Callable[[], None]] = []
+    with caplog.at_level(logging.INFO, logger="chronicle.request"):
+        _same(pair.send(seat, {"action": action, "expected_version": version}, environ={
+            AFTER_ANSWER_KEY: after, "REMOTE_ADDR": "10.1.2.3"
+        }))  # fmt: skip
+        logged = [r for r in caplog.records if r.name == "chronicle.request"]
+        assert (len(after), len(logged), counted._value.get() - before) == (2, 0, 0)
+        for work in after:
+            work()
+    assert counted._value.get() - before == 2
+    fields = [dict(r.fields) for r in caplog.records if r.name == "chronicle.request"]  # type: ignore[attr-defined]
+    assert [(f["request_id"], f["status"], f["client"]) for f in fields] == [
+        (f"pair-{pair.sent}", 201, "10.1.2.3")
+    ] * 2
+
+
+def test_flask_s_answers_leave_their_bookkeeping_too_but_a_stream_s_is_done_as_it_starts(
+    app: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stream may last for hours: its log line and count are written when it starts, as
+    before, not when it ends."""
+    from service.http.edge import AFTER_ANSWER_KEY
+
+    pair = Pair(app, "lancaster", 0)
+    got: dict[str, tuple[int, int]] = {}
+    with caplog.at_level(logging.INFO, logger="chronicle.request"):
+        for path in ("/healthz", f"/api/v1/games/{pair.a}/stream"):
+            after: list[Callable[[], None]] = []
+            env = EnvironBuilder(path=path).get_environ()
+            env[AFTER_ANSWER_KEY] = after
+            it, status, _ = run_wsgi_app(app, env)
+            logged = [r for r in caplog.records if r.name == "chronicle.request"]
+            got[path.rpartition("/")[2]] = (int(status[:3]), len(after))
+            assert len(logged) == (0 if after else 1)
+            for work in after:
+                work()
+            assert len([r for r in caplog.records if r.name == "chronicle.request"]) == 1
+            it.close()  # type: ignore[attr-defined]
+            caplog.clear()
+    assert got == {"healthz": (200, 1), "stream": (200, 0)}
