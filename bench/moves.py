@@ -1,5 +1,5 @@
-"""``python -m bench.moves [--quick] [--against REV] [--profile]``: what a move costs on a real
-`chronicle serve` (issue 16).
+"""``python -m bench.moves [--quick] [--against REV] [--clocked] [--profile]``: what a move
+costs on a real `chronicle serve` (issue 16).
 
 Recorded Artus games (``bench.scripts``: legal moves, played ahead in memory from the same
 seeds) are posted from N concurrent clients (1, 8, 32) on loopback, each over its own
@@ -16,6 +16,9 @@ condition and client count:
 - then the framework's floor at each client count: ``GET /healthz`` alone from as many
   connections (its p50 and server CPU a request), and the move's p50 over the floor's p50
   (issue 16's target: at most 1.5x; it was 2.8x at one client when the issue was filed).
+
+``--clocked``: every game is created with a turn time (``CLOCK``), so every turn that begins
+sets a deadline (``service.clocks``); none passes during the figure.
 
 Conditions: rate limits off, and on (limits so high they never refuse, so every request pays
 for its counters).  ``--against REV`` serves a second tree, ``git archive REV`` of this
@@ -61,6 +64,7 @@ LIMITS_OFF = {"CHRONICLE_RATE_LIMIT": "off", "CHRONICLE_RATE_LIMIT_ADDRESS": "of
 # the games are created before the clock, hundreds from one address: no quota on creation
 LIMITS_ON["CHRONICLE_CREATE_QUOTA"] = LIMITS_OFF["CHRONICLE_CREATE_QUOTA"] = "off"
 HEALTH_EVERY = 0.02  # 50 a second: a small share of the CPU measured
+CLOCK = "P1D"  # ``--clocked``: every game's turn time (a deadline for every turn, none passes)
 
 
 def source_tree(rev: str, into: Path) -> Path:
@@ -94,9 +98,9 @@ def work_tree(into: Path) -> Path:
 class Serve(ChronicleServe):
     """One `chronicle serve` from the tree ``root``, rate limits on or off."""
 
-    def __init__(self, root: Path, limits: bool, label: str) -> None:
+    def __init__(self, root: Path, limits: bool, label: str, clocked: bool = False) -> None:
         super().__init__(root, LIMITS_ON if limits else LIMITS_OFF, prefix="chronicle-moves-")
-        self.limits, self.label = limits, label
+        self.limits, self.label, self.clocked = limits, label, clocked
 
     def __enter__(self) -> Serve:
         self.start()
@@ -121,7 +125,8 @@ class Serve(ChronicleServe):
 
     def create(self, script: Script) -> tuple[str, dict[int, str]]:
         api = self.client()
-        doc = api.create(script.game, script.players, script.options, script.seed)
+        clock = {"turn_time": CLOCK} if self.clocked else {}
+        doc = api.create(script.game, script.players, script.options, script.seed, **clock)
         api.http.close()
         return doc["id"], {s["seat"]: s["token"] for s in doc["seats"] if "token" in s}
 
@@ -355,7 +360,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         for label, root in trees:
             for limits in (False, True):
-                serve = Serve(root, limits, f"{label}, limits {'on' if limits else 'off'}")
+                name = f"{label}, limits {'on' if limits else 'off'}"
+                serve = Serve(root, limits, name, args.clocked)
                 serves.append(serve.__enter__())
         print(f"load average at start: {load_average()}", flush=True)
         results: dict[tuple[str, int], list[Figure]] = {}
@@ -376,6 +382,7 @@ def run(args: argparse.Namespace) -> int:
                     )
         print(f"load average at end: {load_average()} ({os.cpu_count()} CPUs)")
         sent = ", sent as the web client sends them" if args.browser else ""
+        sent += f", games with a turn time of {CLOCK}" if args.clocked else ""
         print(f"{args.moves} moves a figure{sent}, medians of {args.rounds} rounds")
         print(f"{'condition':>30} {'clients':>7}  move p50/p99 ms  healthz p50  moves/s  "
               "CPU/move ms  driver  CPU/move by process  busiest API process's share")  # fmt: skip
@@ -418,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--browser", action="store_true", help="moves as the web client sends them (Chromium)"
     )
+    parser.add_argument("--clocked", action="store_true", help=f"games with a turn time ({CLOCK})")
     args = parser.parse_args(argv)
     args.moves = 600 if args.quick else 3000
     args.rounds = 1 if args.quick else 3

@@ -144,7 +144,7 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
     jobs = RQJobQueue(queue)
     hooks = AllHooks(
         [
-            Clocks(jobs.queue),
+            Clocks(queue),
             webhooks.Webhooks(Queue(webhooks.QUEUE, connection=queue, serializer=JSONSerializer)),
         ]
     )

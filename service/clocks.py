@@ -1,14 +1,24 @@
-"""Turn clocks: scheduling the deadline checks, and the check itself.
+"""Turn clocks: the deadlines' index, and the check of a deadline.
 
 A game created with ``turn_time`` gives every seat to act that a person plays a deadline: the
 time its turn began (the recorded time of the batch after which it was to act) plus the turn
-time (``domain.table``).  When a turn begins, a check is scheduled on RQ's scheduler for the
-deadline (``Queue.enqueue_at``; the worker runs the scheduler).  The check appends
-``TurnTimedOut`` through the one write path if that very deadline still stands and has passed
-(then the follow-ups hand the turn to the bot); it is idempotent: a check of a deadline that
-moved (the seat acted, the log was undone) or was already acted on does nothing.  The job id
-names the game, the deadline and the seat, so scheduling it twice schedules it once.  The
-worker's reconciler enqueues the check of any deadline that is overdue (a lost schedule).
+time (``domain.table``).  When a turn begins, the deadline's check goes into the deadlines'
+index (``DEADLINES``, a sorted set on the queue's Redis: the check's job id, scored by the
+deadline), in one ``ZADD``.  The workers take the checks that are due from it (``due``: taken
+once, whichever worker asks) every ``CHECK_EVERY`` seconds and queue them as RQ jobs
+(``workers.clocks``).  The check appends ``TurnTimedOut`` through the one write path if that
+very deadline still stands and has passed (then the follow-ups hand the turn to the bot); it
+is idempotent: a check of a deadline that moved (the seat acted, the log was undone) or was
+already acted on does nothing.  The job id names the game, the deadline and the seat, so
+scheduling it twice schedules it once.  The worker's reconciler enqueues the check of any
+deadline that is overdue and not queued (a lost schedule: the index unreachable at the move,
+a worker that took a check and died before queueing it).
+
+Why an index of our own and not RQ's ``enqueue_at``: RQ builds a job (its object, its
+serialized call, its hash of some twenty fields) for every turn of every clocked game, about
+0.3 ms of an API process's CPU, as much as the rest of the move (issue 16); almost every
+deadline is met and its job was never needed.  Here a turn costs one ``ZADD``, and only a
+deadline that passes becomes a job.
 
 ``CHRONICLE_MIN_TURN_TIME``: an operator's minimum ``turn_time`` (ISO 8601; default ``PT1S``).
 """
@@ -17,20 +27,26 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from datetime import UTC, datetime
 from typing import Any
-
-from rq import Queue, Retry
 
 from domain import seating
 from domain.engine import Job, Match
 from projections.records import Recorded
+from service import connections
 from service.chronicle import Chronicle
 from service.errors import VersionConflict
-from service.jobs import FUNCTIONS
 from service.loading import Current
 from service.meta import GameMeta
 
+DEADLINES = "chronicle:deadlines"  # check job id -> deadline (ms), on the queue's Redis
+CHECK_EVERY = 0.25  # seconds between two looks of a worker for due checks
+_ADD = "return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])"
+# The due checks (score <= ARGV[1]), at most ARGV[2], taken out of the index in the same call.
+_TAKE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+if #due > 0 then redis.call('ZREM', KEYS[1], unpack(due)) end
+return due
+"""
 MIN_TURN_TIME = "PT1S"
 # The longest turn: a deadline stays a date (a turn of millions of weeks made none, a 500).
 MAX_TURN_TIME = "P365D"
@@ -45,10 +61,10 @@ def check_job(game_id: str, deadline_ms: int, seat: int) -> Job:
 
 
 class Clocks:
-    """The hook that schedules deadline checks (``service.hooks``)."""
+    """The hook that puts each deadline's check in the index (``service.hooks``)."""
 
-    def __init__(self, queue: Queue) -> None:
-        self.queue = queue
+    def __init__(self, connection: Any) -> None:
+        self.add = connections.script(connection, _ADD)  # the queue's Redis
 
     def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
         table = match.table
@@ -69,18 +85,33 @@ class Clocks:
         return None  # chat does not touch the clock
 
     def schedule(self, game_id: str, seat: int, deadline_ms: int) -> None:
-        job = check_job(game_id, deadline_ms, seat)
-        self.queue.enqueue_at(
-            datetime.fromtimestamp(deadline_ms / 1000, UTC),
-            FUNCTIONS["clock"],
-            game_id,
-            deadline_ms,
-            seat,
-            job_id=job.id,
-            retry=Retry(max=3, interval=[1, 2, 4]),
-            result_ttl=600,
-            failure_ttl=86400,
-        )
+        self.add(keys=(DEADLINES,), args=(deadline_ms, check_job(game_id, deadline_ms, seat).id))
+
+
+class Due:
+    """The checks whose deadline has passed, taken out of the index (by one worker only)."""
+
+    def __init__(self, connection: Any) -> None:
+        self.take = connections.script(connection, _TAKE)
+
+    def __call__(self, now_ms: int, limit: int = 100) -> list[Job]:
+        taken = self.take(keys=(DEADLINES,), args=(now_ms, limit))
+        return [job for member in taken if (job := check_of(member)) is not None]
+
+
+def check_of(member: bytes | str) -> Job | None:
+    """The check a member of the index names (``clock-<game>-<deadline>-<seat>``), or None."""
+    text = member.decode(errors="replace") if isinstance(member, bytes) else member
+    if not (text.isascii() and text.isprintable()):
+        return None
+    kind, _, rest = text.partition("-")
+    game_id, _, tail = rest.rpartition("-")
+    game_id, _, deadline = game_id.rpartition("-")
+    if kind != "clock" or not deadline.isdigit() or not tail.isdigit():
+        return None
+    if not 0 < len(game_id) <= 64:
+        return None
+    return check_job(game_id, int(deadline), int(tail))
 
 
 def overdue(game_id: str, meta: GameMeta, now_ms: int) -> list[Job]:

@@ -1,9 +1,10 @@
 """What happens after a write, besides the follow-up jobs: the clocks and the notifications.
 
 ``Chronicle`` calls every hook after an append (``appended``) and after an undo (``undone``),
-once the write is durable.  A hook only enqueues RQ jobs (a scheduled deadline check, a
-webhook fan-out); it never blocks a move, and a failure to enqueue is logged, not raised: the
-worker's reconciler finds overdue deadlines again (``workers.clocks``).
+once the write is durable.  A hook only writes to the queue's Redis (a deadline's check in
+the deadlines' index, a webhook fan-out job); it never blocks a move, and a failure to write
+is logged, not raised: the worker's reconciler finds overdue deadlines again
+(``workers.main``).
 """
 
 from __future__ import annotations

@@ -23,6 +23,10 @@ again.  The job is played at most once all the same: a bot turn appends only if 
 still at the version it was enqueued for (the conditional append), so a turn the dead worker
 did append makes the re-run a no-op, and a turn it did not append is played by the re-run.
 
+Every worker process also looks for the turn deadlines that have passed (a thread,
+``workers.clocks``: every quarter of a second it takes the due checks out of the deadlines'
+index and queues them; ``service.clocks``).
+
 Environment: ``CHRONICLE_RECONCILE_SECONDS`` (period, default 10) and
 ``CHRONICLE_RECONCILE_QUIET_SECONDS`` (how long a game must be idle before its follow-up is
 considered missing, default 5).
@@ -235,6 +239,10 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
             target=reconcile_forever, args=(settings, every, int(quiet * 1000)), daemon=True
         ).start()
     threading.Thread(target=keep_alive_forever, args=(qconn, current), daemon=True).start()
+    if not burst:
+        from workers.clocks import queue_due_checks_forever  # a job's module: warmed above
+
+        threading.Thread(target=queue_due_checks_forever, args=(qconn,), daemon=True).start()
     while True:
         # Moves first (a person's game, then bot-only games); webhook deliveries wait while a
         # bot turn or a score is queued.

@@ -1,0 +1,142 @@
+"""The deadlines' index (``service.clocks``): a turn of a clocked game costs one ``ZADD`` and
+no RQ job; a worker takes the checks that are due out of it, each exactly once, and queues
+them; a check lost between the two is found by the reconciler.  (That the check times a seat
+out through a real worker is ``test_clocks.py``'s.)"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import redis
+from rq import Queue
+from rq.serializers import JSONSerializer
+
+from domain import table as tables
+from projections.views import SEAT, Caller
+from service import clocks
+from service.app import build_chronicle
+from service.connections import connect
+from service.jobs import QUEUE
+from service.redis_store import RedisEventStore
+from tests.conftest import settings
+from workers import main as worker_main
+from workers.clocks import queue_due_checks_forever
+
+NOW = 1_800_000_000_000
+
+
+def test_each_turn_of_a_clocked_game_is_one_entry_in_the_index_and_no_rq_job(
+    own_redis_url: str,
+) -> None:
+    ch = build_chronicle(settings(own_redis_url))
+    now = [NOW]
+    ch.commands.clock = lambda: now[0]
+    r = redis.Redis.from_url(own_redis_url)
+    created = ch.create(
+        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "index-seed",
+        table={**tables.Rules(turn_time="PT1H").data()},
+    )  # fmt: skip
+    gid = created["id"]
+    expected = {}
+    for _ in range(6):
+        cur = ch.current(gid)
+        for seat, deadline in cur.match.table.deadlines().items():
+            expected[clocks.check_job(gid, deadline, seat).id] = deadline
+        assert {k.decode(): v for k, v in r.zrange(clocks.DEADLINES, 0, -1, withscores=True)} == {
+            k: float(v) for k, v in expected.items()
+        }
+        seat = cur.match.to_act(cur.game)[0]
+        now[0] += 1000
+        action = cur.game.legal_actions(cur.match.state, seat)[0]
+        ch.act(gid, Caller(SEAT, seat), action, cur.match.version)
+    assert len(expected) >= 6, "a deadline for each turn that began"
+    assert not r.keys("rq:job:clock-*"), "no RQ job for a deadline that has not passed"
+    assert not r.keys("rq:scheduled:*")
+
+
+def test_due_checks_are_taken_once_whoever_asks_and_the_future_ones_stay(
+    own_redis_url: str,
+) -> None:
+    r = redis.Redis.from_url(own_redis_url)
+    add = clocks.Clocks(connect(own_redis_url))
+    for i in range(250):
+        add.schedule(f"g-{i}-x", i % 3, NOW + i)  # game ids may hold dashes
+    for i in range(5):
+        add.schedule("later", i, NOW + 10_000 + i)
+    add.schedule("g-0-x", 0, NOW)  # scheduled twice: one entry
+    taken: list[str] = []
+
+    def take() -> None:
+        due = clocks.Due(connect(own_redis_url))
+        while batch := due(NOW + 249, limit=7):
+            taken.extend(job.id for job in batch)
+
+    takers = [threading.Thread(target=take) for _ in range(4)]
+    for t in takers:
+        t.start()
+    for t in takers:
+        t.join()
+    assert sorted(taken) == sorted(
+        clocks.check_job(f"g-{i}-x", NOW + i, i % 3).id for i in range(250)
+    )
+    assert r.zcard(clocks.DEADLINES) == 5
+    assert clocks.check_of("clock-g-7-x-1800000000007-1") == clocks.check_job("g-7-x", NOW + 7, 1)
+    junk = ("bot-g-1-0", "clock-g-x-0", "clock--5-0", "clock-g-5-x", "clock-g-\u00b2-0")
+    for member in (*junk, b"clock-\xff-1-0"):
+        assert clocks.check_of(member) is None
+
+
+def test_a_worker_queues_a_check_once_its_deadline_has_passed(own_redis_url: str) -> None:
+    """The worker's loop (``workers.clocks``) moves a due check to the queue as its RQ job;
+    a check not yet due stays in the index."""
+    r = redis.Redis.from_url(own_redis_url)
+    soon = time.time_ns() // 10**6 + 1000
+    clocks.Clocks(connect(own_redis_url)).schedule("g-soon", 1, soon)
+    clocks.Clocks(connect(own_redis_url)).schedule("g-later", 0, soon + 3_600_000)
+    stop = threading.Event()
+    loop = threading.Thread(
+        target=queue_due_checks_forever, args=(connect(own_redis_url), 0.05, stop), daemon=True
+    )
+    loop.start()
+    try:
+        queue = Queue(QUEUE, connection=r, serializer=JSONSerializer)
+        job_id = clocks.check_job("g-soon", soon, 1).id
+        time.sleep(0.4)  # several looks of the loop, all before the deadline
+        assert queue.job_ids == [], "not queued before its deadline"
+        deadline = time.monotonic() + 10
+        while job_id not in queue.job_ids and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.2)  # more looks: nothing queued twice
+        assert queue.job_ids == [job_id], "queued once"
+        job = queue.fetch_job(job_id)
+        assert job is not None and job.func_name == "workers.clocks.check_deadline"
+        assert job.enqueued_at is not None and job.enqueued_at.timestamp() * 1000 >= soon
+        assert job.args == ["g-soon", soon, 1]
+        assert [m.decode() for m in r.zrange(clocks.DEADLINES, 0, -1)] == [
+            clocks.check_job("g-later", soon + 3_600_000, 0).id
+        ]
+    finally:
+        stop.set()
+        loop.join(5)
+
+
+def test_a_check_taken_and_lost_is_queued_by_the_reconciler(own_redis_url: str) -> None:
+    """A worker took the check out of the index and died before queueing it: the deadline is
+    still in the game's meta, overdue, with no job, so the reconciler queues it."""
+    ch = build_chronicle(settings(own_redis_url))
+    ch.commands.clock = lambda: NOW
+    created = ch.create(
+        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "lost-seed",
+        table={**tables.Rules(turn_time="PT1M").data()},
+    )  # fmt: skip
+    gid = created["id"]
+    cur = ch.current(gid)
+    [(seat, deadline)] = cur.match.table.deadlines().items()
+    assert [j.id for j in clocks.Due(connect(own_redis_url))(deadline)] == [
+        clocks.check_job(gid, deadline, seat).id
+    ]  # taken, and not queued
+    store = RedisEventStore(redis.Redis.from_url(own_redis_url))
+    queue = Queue(QUEUE, connection=redis.Redis.from_url(own_redis_url), serializer=JSONSerializer)
+    found = worker_main.missing_follow_ups(store, queue, 5000, deadline + 5000)
+    assert clocks.check_job(gid, deadline, seat).id in [j.id for j in found]
