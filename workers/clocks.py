@@ -30,9 +30,14 @@ def queue_due_checks_forever(
     ``stop`` is set (tests), or the process ends."""
     due, jobs = clocks.Due(connection), RQJobQueue(connection)
     stop = stop or threading.Event()
-    while not stop.wait(every):
+    pause, failing = every, False
+    while not stop.wait(pause):
         try:
             while taken := due(time.time_ns() // 10**6):
                 jobs.enqueue(taken)
-        except Exception:  # keep looking through Redis outages
-            log.warning("deadline checks: could not take or queue the due ones", exc_info=True)
+        except Exception:  # keep looking through Redis outages, saying so once
+            if not failing:
+                log.warning("deadline checks: could not take or queue the due ones", exc_info=True)
+            pause, failing = min(pause * 2, 5.0), True
+        else:
+            pause, failing = every, False

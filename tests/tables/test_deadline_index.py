@@ -5,9 +5,12 @@ out through a real worker is ``test_clocks.py``'s.)"""
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
+from pathlib import Path
 
+import pytest
 import redis
 from rq import Queue
 from rq.serializers import JSONSerializer
@@ -18,6 +21,7 @@ from service import clocks
 from service.app import build_chronicle
 from service.connections import connect
 from service.jobs import QUEUE
+from service.redis_server import RedisServer, free_port
 from service.redis_store import RedisEventStore
 from tests.conftest import settings
 from workers import main as worker_main
@@ -140,3 +144,35 @@ def test_a_check_taken_and_lost_is_queued_by_the_reconciler(own_redis_url: str) 
     queue = Queue(QUEUE, connection=redis.Redis.from_url(own_redis_url), serializer=JSONSerializer)
     found = worker_main.missing_follow_ups(store, queue, 5000, deadline + 5000)
     assert clocks.check_job(gid, deadline, seat).id in [j.id for j in found]
+
+
+def test_the_loop_rides_out_a_redis_outage_saying_so_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Redis away: one warning, fewer looks (up to one every 5 s); Redis back: the due
+    checks are queued again."""
+    server = RedisServer(tmp_path, port=free_port(), persistent=True)
+    url = server.start()
+    stop = threading.Event()
+    loop = threading.Thread(
+        target=queue_due_checks_forever, args=(connect(url), 0.02, stop), daemon=True
+    )
+    try:
+        with caplog.at_level(logging.WARNING, logger="workers.clocks"):
+            loop.start()
+            server.stop()
+            time.sleep(1.0)  # about six failed looks, backing off
+            server.start()
+            now = time.time_ns() // 10**6
+            clocks.Clocks(connect(url)).schedule("g-back", 0, now)
+            queue = Queue(QUEUE, connection=redis.Redis.from_url(url), serializer=JSONSerializer)
+            deadline = time.monotonic() + 15
+            while not queue.job_ids and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert queue.job_ids == [clocks.check_job("g-back", now, 0).id]
+        warned = [r for r in caplog.records if r.name == "workers.clocks"]
+        assert len(warned) == 1, [r.getMessage() for r in warned]
+    finally:
+        stop.set()
+        loop.join(10)
+        server.stop()
