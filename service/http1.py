@@ -49,11 +49,17 @@ client pipelining a burst of requests held the others up for the whole burst.  S
 served without the event loop turning is followed by one turn (``FAIR_TURN``) before the
 next is read; a request that waited (for Redis, for the client) costs nothing more.
 
-**Bookkeeping after the answer.**  The app may leave work for after its answer is sent
-(``AFTER_ANSWER_KEY``: a request's log line and metrics): the client has its answer sooner,
-and the process is still at work when a client's next request comes, instead of asleep
-(waking a sleeping process costs this machine tens of microseconds).  The work runs once
-the answer is sent or has failed, before the connection reads its next request.
+**Bookkeeping after the answer.**  The app may hand work to the server for after its
+answer is sent (``AFTER_ANSWER_KEY``: a function; its log line and metrics): the client has
+its answer sooner, and the process is still at work when the client's next request comes,
+instead of asleep (waking a sleeping process costs this machine tens of microseconds): a
+move's p50 at one client went from 0.63 to 0.52 ms, ``/healthz``'s from 0.24 to 0.18.  The
+work runs once the answer is sent or has failed, before the connection reads its next
+request.  The server takes it only while no other request of the process is in the app
+(``Connection.in_app``; a stream's body is sent outside the app, so open streams do not
+count); else the app does it before answering, as before: sending answers sooner under load
+only spread the processes' wake-ups over more turns (32 clients: 7% more CPU a move and 8%
+fewer moves a second, measured).
 
 **What it answers.**  The status and headers the app gives, a ``Date``, and
 ``Connection: close`` when the connection ends after this answer: the client asked,
@@ -387,6 +393,8 @@ def read_fields(env: dict[str, Any], head: bytes, lines: list[bytes], vouch: boo
 class Connection:
     """A client connection: its requests one after another (``serve``)."""
 
+    in_app = 0  # requests of this process in the app (a stream's body is sent outside it)
+
     def __init__(
         self,
         app: Callable[..., Iterable[bytes]],
@@ -658,9 +666,22 @@ class Connection:
 
         result: Iterable[bytes] | None = None
         after: list[Callable[[], Any]] = []
-        env[AFTER_ANSWER_KEY] = after
+
+        def later(work: Callable[[], Any]) -> bool:
+            """Take ``work`` for after the answer if no other request of this process is in
+            the app (see the module's docstring); else the app does it now."""
+            if Connection.in_app > 1:
+                return False
+            after.append(work)
+            return True
+
+        env[AFTER_ANSWER_KEY] = later
         try:
-            result = self.app(env, start_response)
+            Connection.in_app += 1
+            try:
+                result = self.app(env, start_response)
+            finally:
+                Connection.in_app -= 1
             for data in result:
                 if data:
                     write(data)

@@ -18,8 +18,9 @@ from typing import Any
 MAX_URL = 4096  # bytes of path and query string together
 MAX_HEADERS = 8192  # bytes of every request header, names and values, together
 HEADER_BYTES_KEY = "chronicle.header_bytes"  # header_bytes, counted by service.http1
-# A list the server (service.http1) runs once the answer is sent: the request's bookkeeping
-# (its log line, its metrics: ``service.http.middleware.after_answer``).
+# The server's (service.http1) ``later(work) -> bool``: whether it takes ``work`` to run once
+# the answer is sent (the request's log line and metrics:
+# ``service.http.middleware.after_answer``); if not, the app runs it now.
 AFTER_ANSWER_KEY = "chronicle.after_answer"
 
 

@@ -10,8 +10,9 @@ path (at most 200 characters), status, duration, client address and the request 
 header, a query string or a body: those carry tokens and actions.
 
 The log line and the metrics are written once the answer is sent, where the server offers
-that (``service.http1``; a stream's at its start, as before): they are not the client's to
-wait for.  Their figures (status, duration) are taken when the answer is ready, as before.
+that (``service.http1``, while the process is not busy with other requests; a stream's at
+its start, as before): they are not the client's to wait for.  Their figures (status,
+duration) are taken when the answer is ready, as before.
 
 **CORS** (flask-cors) is off unless ``CHRONICLE_CORS_ORIGINS`` lists origins, comma-separated
 (``https://play.example.org,http://localhost:5173``; ``*`` allows any).  Allowed then: the
@@ -232,13 +233,12 @@ def _finish(response: Response) -> Response:
 
 
 def after_answer(environ: Mapping[str, Any], work: Callable[[], None]) -> None:
-    """``work`` once the request's answer is sent, where the server runs such work
-    (``service.http1``), else now (a test client, another server)."""
-    after = environ.get(AFTER_ANSWER_KEY)
-    if after is None:
+    """``work`` once the request's answer is sent, where the server takes such work
+    (``service.http1``, when the process is not busy with other requests), else now (a busy
+    process, a test client, another server)."""
+    later = environ.get(AFTER_ANSWER_KEY)
+    if later is None or not later(work):
         work()
-    else:
-        after.append(work)
 
 
 def record(

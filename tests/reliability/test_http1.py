@@ -326,9 +326,9 @@ def test_work_left_for_after_the_answer_runs_once_it_is_sent() -> None:
 
     def app(env: dict[str, Any], start_response: Any) -> list[bytes]:
         start_response("200 OK", [("Content-Length", "5")])
-        after = env[edge.AFTER_ANSWER_KEY]
-        after.append(lambda: 1 / 0)
-        after.append(lambda: seen.append(client.recv(65536, socket.MSG_PEEK | socket.MSG_DONTWAIT)))
+        later = env[edge.AFTER_ANSWER_KEY]
+        assert later(lambda: 1 / 0)
+        assert later(lambda: seen.append(client.recv(65536, socket.MSG_PEEK | socket.MSG_DONTWAIT)))
         return [b"hello"]
 
     class Log:
@@ -347,6 +347,33 @@ def test_work_left_for_after_the_answer_runs_once_it_is_sent() -> None:
     assert len(seen) == 2 and seen[1].count(b"hello") == 2, "then the whole second one"
     assert failures == ["Error after a response"] * 2
     client.close()
+
+
+def test_while_another_request_is_in_the_app_the_work_is_declined() -> None:
+    """A process busy with other requests answers after the bookkeeping, as before (sending
+    answers sooner under load cost CPU); open streams are not in the app and do not count."""
+    client, server = socket.socketpair()
+    taken: list[bool] = []
+    in_app: list[int] = []
+
+    def app(env: dict[str, Any], start_response: Any) -> list[bytes]:
+        start_response("200 OK", [("Content-Length", "2")])
+        in_app.append(http1.Connection.in_app)
+        taken.append(env[edge.AFTER_ANSWER_KEY](lambda: None))
+        return [b"ok"]
+
+    conn = http1.Connection(
+        app, server, ("127.0.0.1", 1), ("127.0.0.1", "80"), lambda: True, http1.Timeouts(), None
+    )
+    client.sendall(b"GET /a HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    http1.Connection.in_app += 1  # another request of the process, in the app
+    try:
+        conn.serve()
+    finally:
+        http1.Connection.in_app -= 1
+    assert (taken, in_app, http1.Connection.in_app) == ([False], [2], 0)
+    client.close()
+    server.close()
 
 
 _WELL_FORMED = st.builds(

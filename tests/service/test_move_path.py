@@ -255,7 +255,7 @@ def test_where_the_server_runs_work_after_the_answer_the_log_line_and_metrics_wa
     after: list[Callable[[], None]] = []
     with caplog.at_level(logging.INFO, logger="chronicle.request"):
         _same(pair.send(seat, {"action": action, "expected_version": version}, environ={
-            AFTER_ANSWER_KEY: after, "REMOTE_ADDR": "10.1.2.3"
+            AFTER_ANSWER_KEY: lambda work: after.append(work) or True, "REMOTE_ADDR": "10.1.2.3"
         }))  # fmt: skip
         logged = [r for r in caplog.records if r.name == "chronicle.request"]
         assert (len(after), len(logged), counted._value.get() - before) == (2, 0, 0)
@@ -281,7 +281,7 @@ def test_flask_s_answers_leave_their_bookkeeping_too_but_a_stream_s_is_done_as_i
         for path in ("/healthz", f"/api/v1/games/{pair.a}/stream"):
             after: list[Callable[[], None]] = []
             env = EnvironBuilder(path=path).get_environ()
-            env[AFTER_ANSWER_KEY] = after
+            env[AFTER_ANSWER_KEY] = lambda work, after=after: after.append(work) or True
             it, status, _ = run_wsgi_app(app, env)
             logged = [r for r in caplog.records if r.name == "chronicle.request"]
             got[path.rpartition("/")[2]] = (int(status[:3]), len(after))
@@ -292,3 +292,19 @@ def test_flask_s_answers_leave_their_bookkeeping_too_but_a_stream_s_is_done_as_i
             it.close()  # type: ignore[attr-defined]
             caplog.clear()
     assert got == {"healthz": (200, 1), "stream": (200, 0)}
+
+
+def test_a_server_that_declines_the_work_gets_it_done_before_the_answer(
+    app: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``service.http1`` declines while its process is busy with other requests: the line is
+    written before the answer, as without such a server."""
+    from service.http.edge import AFTER_ANSWER_KEY
+
+    offered: list[Callable[[], None]] = []
+    env = EnvironBuilder(path="/healthz").get_environ()
+    env[AFTER_ANSWER_KEY] = lambda work: offered.append(work) and False
+    with caplog.at_level(logging.INFO, logger="chronicle.request"):
+        run_wsgi_app(app, env)[0].close()  # type: ignore[attr-defined]
+        logged = [r for r in caplog.records if r.name == "chronicle.request"]
+    assert len(offered) == 1 and len(logged) == 1
