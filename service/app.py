@@ -142,14 +142,16 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
     events = events if events is not None else events_client(settings)
     queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
     jobs = RQJobQueue(queue)
+    # one Redis for both (not a cluster): an append writes its deadline checks itself
+    store = RedisEventStore(events, deadlines=queue is events)
     hooks = AllHooks(
         [
-            Clocks(queue),
+            Clocks(queue, folded=store.indexes_deadlines),
             webhooks.Webhooks(Queue(webhooks.QUEUE, connection=queue, serializer=JSONSerializer)),
         ]
     )
     return Chronicle(
-        RedisEventStore(events),
+        store,
         jobs,
         settings.admin_token,
         hooks=hooks,

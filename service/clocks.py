@@ -27,18 +27,21 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from domain import seating
 from domain.engine import Job, Match
 from projections.records import Recorded
 from service import connections
-from service.chronicle import Chronicle
 from service.errors import VersionConflict
 from service.loading import Current
 from service.meta import GameMeta
 
+if TYPE_CHECKING:
+    from service.chronicle import Chronicle
+
 DEADLINES = "chronicle:deadlines"  # check job id -> deadline (ms), on the queue's Redis
+# (``service.redis_store`` writes it in the append when the queue's Redis is the game's)
 CHECK_EVERY = 0.25  # seconds between two looks of a worker for due checks
 _ADD = "return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])"
 # The due checks (score <= ARGV[1]), at most ARGV[2], taken out of the index in the same call.
@@ -60,20 +63,32 @@ def check_job(game_id: str, deadline_ms: int, seat: int) -> Job:
     return Job("clock", game_id, deadline_ms, seat)
 
 
-class Clocks:
-    """The hook that puts each deadline's check in the index (``service.hooks``)."""
+def began(game_id: str, match: Match, at: int) -> list[Job]:
+    """The checks of the turns that began with the batch recorded at ``at`` (``match``: the
+    game after it)."""
+    table = match.table
+    if table is None or table.rules.turn_ms is None:
+        return []
+    return [
+        check_job(game_id, deadline, seat)
+        for seat, deadline in table.deadlines().items()
+        if table.since[seat] == at
+    ]
 
-    def __init__(self, connection: Any) -> None:
+
+class Clocks:
+    """The hook that puts each deadline's check in the index (``service.hooks``).  With
+    ``folded``, the append already did it, in the same call (``service.redis_store``: the
+    queue's Redis is the game's); the hook then only schedules again after an undo."""
+
+    def __init__(self, connection: Any, folded: bool = False) -> None:
         self.add = connections.script(connection, _ADD)  # the queue's Redis
+        self.folded = folded
 
     def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
-        table = match.table
-        if table is None or table.rules.turn_ms is None:
-            return
-        at = records[-1].at
-        for seat, deadline in table.deadlines().items():
-            if table.since[seat] == at:  # its turn began with this batch
-                self.schedule(cur.game_id, seat, deadline)
+        if not self.folded:
+            for job in began(cur.game_id, match, records[-1].at):
+                self.add(keys=(DEADLINES,), args=(job.version, job.id))
 
     def undone(self, cur: Current, target: int) -> None:
         table = cur.match.table

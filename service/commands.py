@@ -29,7 +29,7 @@ from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
 from projections.records import CREATE, FINISH, Recorded, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_doc
-from service import auth, chat, faults, imports
+from service import auth, chat, clocks, faults, imports
 from service.admission import Admission
 from service.budget import NEW_GAME, WRITE, Budget
 from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
@@ -161,6 +161,9 @@ class Commands:
         self.clock = clock
         self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
         self.budget = budget or Budget(store)
+        # an append writes the checks of the turn deadlines it begins (service.clocks) where
+        # the store can; the clocks' hook then leaves them to it (build_chronicle)
+        self.folds_checks = store.indexes_deadlines
 
     def create(
         self,
@@ -201,8 +204,9 @@ class Commands:
         )  # fmt: skip
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
+            checks = clocks.began(gid, match, records[-1].at) if self.folds_checks else ()
             try:
-                self.store.append(gid, 0, "", records, meta)
+                self.store.append(gid, 0, "", records, meta, checks=checks)
                 break
             except Conflict:
                 if game_id:
@@ -483,11 +487,14 @@ class Commands:
         jobs = engine.follow_ups(cur.game, cur.game_id, match)
         now = progress(cur.game, match, records[-1].at, jobs)
         written: GameMeta | Progress = now if whole is None else replace(whole, progress=now)
+        # the turns' deadline checks, written with the append where the store can (else the
+        # clocks' hook writes them after it)
+        checks = clocks.began(cur.game_id, match, records[-1].at) if self.folds_checks else ()
         try:
             self.store.append(
                 cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot,
                 hooks=cur.meta.hooks,  # a webhook registered since cur was read: a conflict
-                admit=admit,
+                admit=admit, checks=checks,
             )  # fmt: skip
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc

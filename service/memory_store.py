@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from domain.engine import Job
 from projections.records import Recorded
 from service.admission import Admission
 from service.meta import GameMeta, Progress
@@ -33,6 +34,7 @@ class _Game:
 
 class MemoryEventStore:
     admits = False  # the rate limits' counters are in a Redis: this store cannot count them
+    indexes_deadlines = False  # the deadlines' index is in a Redis (the queue's)
 
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
@@ -61,9 +63,12 @@ class MemoryEventStore:
         snapshot: tuple[int, str] | None = None,
         hooks: bool | None = None,
         admit: Admission | None = None,
+        checks: Sequence[Job] = (),
     ) -> int:
         if admit is not None and not admit.counted:
             raise ValueError("this store cannot count a request's rate limits (admits is false)")
+        if checks:
+            raise ValueError("this store has no deadlines' index (indexes_deadlines is false)")
         with self._changed:
             if (meta.progress if isinstance(meta, GameMeta) else meta).live:
                 self._mark([game_id])

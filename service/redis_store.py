@@ -32,10 +32,12 @@ from typing import Any
 import redis
 
 from domain import jsontext
+from domain.engine import Job
 from projections.records import Recorded
 from service import connections, observability
 from service import meta as meta_codec
 from service.admission import Admission, OverLimit
+from service.clocks import DEADLINES
 from service.meta import GameMeta, Progress
 from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Conflict, Loaded
 
@@ -223,9 +225,11 @@ def append_args(
     snapshot: tuple[int, str] | None = None,
     hooks: bool | None = None,
     admit: Admission | None = None,
+    checks: Sequence[Job] = (),
 ) -> list[Any]:
     """The arguments of append.lua (they do not name the game: its keys do); ``admit``'s
-    counters' windows and amounts last (their keys follow the game's)."""
+    counters' windows and amounts, then the deadline ``checks`` (their keys follow the
+    game's)."""
     args: list[Any] = [expected_version, expected_head, len(records)]
     args += [encode_record(rec) for rec in records]
     head = records[-1].hash if records else expected_head
@@ -236,6 +240,10 @@ def append_args(
     args.append("" if hooks is None else int(hooks))
     if admit is not None:
         args += [len(admit.keys), *admit.args()]
+    elif checks:
+        args.append(0)  # no counters
+    if checks:
+        args += [len(checks), *[x for job in checks for x in (job.version, job.id)]]
     return args
 
 
@@ -246,11 +254,14 @@ def _decoded(flat: Mapping[str, str]) -> GameMeta | None:
 class RedisEventStore:
     """``EventStore`` over Redis; every write is one atomic, conditional script call."""
 
-    def __init__(self, client: redis.Redis) -> None:
+    def __init__(self, client: redis.Redis, deadlines: bool = False) -> None:
+        """``deadlines``: this Redis is the queue's too, so an append writes the deadline
+        checks it is given in the deadlines' index itself (``service.clocks``)."""
         self.r = client
         # a rate limit's counters are counted in the append (``service.admission``) only on a
         # single Redis: on a cluster their keys are not in the game's slot
         self.admits = isinstance(client, redis.Redis)
+        self.indexes_deadlines = deadlines and self.admits
         self._append = connections.script(client, _script("append"))
         self._load = connections.script(client, _script("load"))
         self._truncate = connections.script(client, _script("truncate"))
@@ -282,6 +293,7 @@ class RedisEventStore:
         snapshot: tuple[int, str] | None = None,
         hooks: bool | None = None,
         admit: Admission | None = None,
+        checks: Sequence[Job] = (),
     ) -> int:
         """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved,
         ``OverLimit`` if a counter of ``admit`` (counted here unless counted already) is over."""
@@ -290,15 +302,22 @@ class RedisEventStore:
             admit = None  # counted by an earlier attempt of the same request
         if admit is not None and not self.admits:
             raise ValueError("counters in another slot than the game's (service.admission)")
+        if checks and not self.indexes_deadlines:
+            raise ValueError("the deadlines' index is not in this store's Redis")
         args = append_args(
-            expected_version, expected_head, records, meta, idem, snapshot, hooks, admit
+            expected_version, expected_head, records, meta, idem, snapshot, hooks, admit, checks
         )
-        version = self.append_encoded(game_id, idem[0] if idem else "", args, admit)
+        version = self.append_encoded(game_id, idem[0] if idem else "", args, admit, checks)
         observability.appended(len(records))
         return version
 
     def append_encoded(
-        self, game_id: str, idem_key: str, args: Sequence[Any], admit: Admission | None = None
+        self,
+        game_id: str,
+        idem_key: str,
+        args: Sequence[Any],
+        admit: Admission | None = None,
+        checks: Sequence[Job] = (),
     ) -> int:
         """The append script with arguments from ``append_args`` (the benchmark encodes
         them ahead of time to time the script alone)."""
@@ -307,6 +326,8 @@ class RedisEventStore:
         if admit is not None:
             script_keys += admit.keys
             admit.counted = True  # sent: counted, whatever the reply (never twice)
+        if checks:
+            script_keys.append(DEADLINES)
         ok, version = self._append(keys=script_keys, args=args)
         if ok != 1:
             if ok == -1 and admit is not None:

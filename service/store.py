@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from domain.engine import Job
 from projections.records import Recorded
 from service.admission import Admission
 from service.meta import GameMeta, Progress
@@ -58,6 +59,7 @@ class Conflict(Exception):
 
 class EventStore(Protocol):
     admits: bool  # takes an ``Admission`` in ``append`` (the counters in the game's Redis)
+    indexes_deadlines: bool  # takes deadline ``checks`` in ``append`` (the index in its Redis)
 
     def append(
         self,
@@ -70,6 +72,7 @@ class EventStore(Protocol):
         snapshot: tuple[int, str] | None = None,
         hooks: bool | None = None,
         admit: Admission | None = None,
+        checks: Sequence[Job] = (),
     ) -> int:
         """Append ``records`` (versions expected+1..) and update the meta (a new game's whole
         meta, else its progress); store the idempotent response ``idem`` = (key, JSON) and
@@ -80,7 +83,11 @@ class EventStore(Protocol):
 
         ``admit``: a request's rate-limit counters, counted first in the same call unless
         counted already, and ``OverLimit`` raised (nothing appended) if one is over its
-        amount.  Only a store whose ``admits`` is true takes one."""
+        amount.  Only a store whose ``admits`` is true takes one.
+
+        ``checks``: the deadline checks of the turns the batch begins, put in the deadlines'
+        index (``service.clocks``) in the same call if the append is made.  Only a store
+        whose ``indexes_deadlines`` is true takes them."""
         ...
 
     def load(

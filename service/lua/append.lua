@@ -10,7 +10,11 @@
 --       then, optionally, the request's rate-limit counters (service/admission.py): their
 --       number c, their windows' lengths in seconds, their amounts; the counters' keys are
 --       KEYS[5..4+c].  They are counted first, whatever follows (as their own script,
---       service/http/ratelimit.py, counts them), and one over its amount appends nothing.
+--       service/http/ratelimit.py, counts them), and one over its amount appends nothing,
+--       then, optionally (c is then given, 0 without counters), the checks of the turn
+--       deadlines the batch begins (service/clocks.py): their number d, then d pairs of the
+--       deadline (ms) and the check's id, added to the deadlines' index KEYS[5+c] once the
+--       append is made.
 -- Announces the append on the channel chronicle:changes, in the same atomic call:
 -- "append <game id> <first> <last>\n" then, as netstrings ("<length>:<bytes>"), each packed
 -- event and the meta's status, to_act and result after the write ('' for none), so that a
@@ -23,6 +27,7 @@ local n = tonumber(ARGV[3])
 local tail = 4 + n + 1 + tonumber(ARGV[4 + n]) * 2  -- new_head; then idem_value, .., hooks
 local hooks = ARGV[tail + 5]
 local c = tonumber(ARGV[tail + 6] or '0')
+local d = tonumber(ARGV[tail + 7 + 2 * c] or '0')
 local over = nil
 for j = 1, c do
   local count = redis.call('INCR', KEYS[4 + j])
@@ -51,6 +56,10 @@ redis.call('HSET', KEYS[2], unpack(meta))
 if ARGV[i] ~= '' then redis.call('SET', KEYS[3], ARGV[i], 'EX', tonumber(ARGV[i + 1])) end
 i = i + 2
 if ARGV[i] ~= '' then redis.call('HSET', KEYS[4], 'v', ARGV[i], 'blob', ARGV[i + 1]) end
+for j = 1, d do
+  local at = tail + 6 + 2 * c + 2 * j
+  redis.call('ZADD', KEYS[5 + c], ARGV[at], ARGV[at + 1])
+end
 local game = string.sub(KEYS[1], 4, -6)  -- "{g:<id>}:log"
 local notice = {'append ', game, ' ', version + 1, ' ', version + n, '\n'}
 for k = 1, n do

@@ -8,7 +8,9 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 import redis
@@ -23,6 +25,7 @@ from service.connections import connect
 from service.jobs import QUEUE
 from service.redis_server import RedisServer, free_port
 from service.redis_store import RedisEventStore
+from service.store import Conflict
 from tests.conftest import settings
 from workers import main as worker_main
 from workers.clocks import queue_due_checks_forever
@@ -176,3 +179,64 @@ def test_the_loop_rides_out_a_redis_outage_saying_so_once(
         stop.set()
         loop.join(10)
         server.stop()
+
+
+def test_on_one_redis_the_append_writes_its_checks_in_the_same_call(own_redis_url: str) -> None:
+    """The queue's Redis is the game's: the append writes the log and the index together,
+    and the clocks' hook makes no call of its own; a refused move (a conflict) writes
+    neither."""
+    ch = build_chronicle(settings(own_redis_url))
+    assert ch.store.indexes_deadlines
+    r = redis.Redis.from_url(own_redis_url)
+    [hook] = [h for h in ch.commands.hooks.hooks if isinstance(h, clocks.Clocks)]  # type: ignore[attr-defined]
+    hook_calls: list[Any] = []
+    hook.add = lambda **call: hook_calls.append(call)
+    created = ch.create(
+        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "fold-seed",
+        table={**tables.Rules(turn_time="PT1H").data()},
+    )  # fmt: skip
+    gid = created["id"]
+    assert r.zcard(clocks.DEADLINES) == 1, "the first turn's, written with the creation"
+    for _ in range(4):
+        cur = ch.current(gid)
+        seat = cur.match.to_act(cur.game)[0]
+        action = cur.game.legal_actions(cur.match.state, seat)[0]
+        entries = r.zcard(clocks.DEADLINES)
+        ch.act(gid, Caller(SEAT, seat), action, cur.match.version)
+        now = ch.current(gid).match.table.deadlines()
+        indexed = {m.decode() for m in r.zrange(clocks.DEADLINES, 0, -1)}
+        assert {clocks.check_job(gid, ms, s).id for s, ms in now.items()} <= indexed
+        assert len(indexed) == entries + 1, "the turn this move began"
+    cur = ch.current(gid)
+    entries = r.zcard(clocks.DEADLINES)
+    late = clocks.check_job(gid, NOW, 0)
+    with pytest.raises(Conflict):  # the log moved on since version 1: nothing is written
+        ch.store.append(gid, 1, "x", [], cur.meta.progress, checks=[late])
+    assert r.zcard(clocks.DEADLINES) == entries and r.zscore(clocks.DEADLINES, late.id) is None
+    assert hook_calls == [], "nothing written by the hook"
+
+
+def test_with_a_queue_redis_of_its_own_the_hook_writes_the_checks_there(
+    own_redis_url: str, tmp_path: Path
+) -> None:
+    queue_server = RedisServer(tmp_path / "queue", port=free_port(), persistent=False)
+    queue_url = queue_server.start()
+    try:
+        ch = build_chronicle(replace(settings(own_redis_url), queue_redis_url=queue_url))
+        assert not ch.store.indexes_deadlines
+        created = ch.create(
+            None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "queue-seed",
+            table={**tables.Rules(turn_time="PT1H").data()},
+        )  # fmt: skip
+        gid = created["id"]
+        cur = ch.current(gid)
+        seat = cur.match.to_act(cur.game)[0]
+        ch.act(gid, Caller(SEAT, seat), cur.game.legal_actions(cur.match.state, seat)[0], 2)
+        deadlines = ch.current(gid).match.table.deadlines()
+        q, events = redis.Redis.from_url(queue_url), redis.Redis.from_url(own_redis_url)
+        assert not events.exists(clocks.DEADLINES)
+        indexed = {m.decode() for m in q.zrange(clocks.DEADLINES, 0, -1)}
+        assert {clocks.check_job(gid, ms, s).id for s, ms in deadlines.items()} <= indexed
+        assert len(indexed) == 2, "the creation's turn and the move's"
+    finally:
+        queue_server.stop()
