@@ -2,7 +2,8 @@
 
 Benchmarks that start servers of their own run alone: ``python -m bench.edge`` (idle
 connections), ``python -m bench.cluster`` (Redis Cluster), ``python -m bench.moves`` (a move's
-CPU and latency on a real `chronicle serve`; ``--profile`` for where it goes)."""
+CPU and latency on a real `chronicle serve`; ``--profile`` for where it goes),
+``python -m bench.floors`` (one client's latency against the framework's floor)."""
 
 from __future__ import annotations
 
