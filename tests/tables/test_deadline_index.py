@@ -33,6 +33,15 @@ from workers.clocks import queue_due_checks_forever
 NOW = 1_800_000_000_000
 
 
+def clocked(ch: Any, seed: str, turn_time: str) -> str:
+    """A new two-seat Artus game with a turn time; its id."""
+    created = ch.create(
+        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, seed,
+        table={**tables.Rules(turn_time=turn_time).data()},
+    )  # fmt: skip
+    return str(created["id"])
+
+
 def test_each_turn_of_a_clocked_game_is_one_entry_in_the_index_and_no_rq_job(
     own_redis_url: str,
 ) -> None:
@@ -40,11 +49,7 @@ def test_each_turn_of_a_clocked_game_is_one_entry_in_the_index_and_no_rq_job(
     now = [NOW]
     ch.commands.clock = lambda: now[0]
     r = redis.Redis.from_url(own_redis_url)
-    created = ch.create(
-        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "index-seed",
-        table={**tables.Rules(turn_time="PT1H").data()},
-    )  # fmt: skip
-    gid = created["id"]
+    gid = clocked(ch, "index-seed", "PT1H")
     expected = {}
     for _ in range(6):
         cur = ch.current(gid)
@@ -133,11 +138,7 @@ def test_a_check_taken_and_lost_is_queued_by_the_reconciler(own_redis_url: str) 
     still in the game's meta, overdue, with no job, so the reconciler queues it."""
     ch = build_chronicle(settings(own_redis_url))
     ch.commands.clock = lambda: NOW
-    created = ch.create(
-        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "lost-seed",
-        table={**tables.Rules(turn_time="PT1M").data()},
-    )  # fmt: skip
-    gid = created["id"]
+    gid = clocked(ch, "lost-seed", "PT1M")
     cur = ch.current(gid)
     [(seat, deadline)] = cur.match.table.deadlines().items()
     assert [j.id for j in clocks.Due(connect(own_redis_url))(deadline)] == [
@@ -191,11 +192,7 @@ def test_on_one_redis_the_append_writes_its_checks_in_the_same_call(own_redis_ur
     [hook] = [h for h in ch.commands.hooks.hooks if isinstance(h, clocks.Clocks)]  # type: ignore[attr-defined]
     hook_calls: list[Any] = []
     hook.add = lambda **call: hook_calls.append(call)
-    created = ch.create(
-        None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "fold-seed",
-        table={**tables.Rules(turn_time="PT1H").data()},
-    )  # fmt: skip
-    gid = created["id"]
+    gid = clocked(ch, "fold-seed", "PT1H")
     assert r.zcard(clocks.DEADLINES) == 1, "the first turn's, written with the creation"
     for _ in range(4):
         cur = ch.current(gid)
@@ -224,11 +221,7 @@ def test_with_a_queue_redis_of_its_own_the_hook_writes_the_checks_there(
     try:
         ch = build_chronicle(replace(settings(own_redis_url), queue_redis_url=queue_url))
         assert not ch.store.indexes_deadlines
-        created = ch.create(
-            None, "artus", [{"name": "a"}, {"name": "b"}], {"rules": "basic"}, "queue-seed",
-            table={**tables.Rules(turn_time="PT1H").data()},
-        )  # fmt: skip
-        gid = created["id"]
+        gid = clocked(ch, "queue-seed", "PT1H")
         cur = ch.current(gid)
         seat = cur.match.to_act(cur.game)[0]
         ch.act(gid, Caller(SEAT, seat), cur.game.legal_actions(cur.match.state, seat)[0], 2)
