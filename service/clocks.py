@@ -4,7 +4,9 @@ A game created with ``turn_time`` gives every seat to act that a person plays a 
 time its turn began (the recorded time of the batch after which it was to act) plus the turn
 time (``domain.table``).  When a turn begins, the deadline's check goes into the deadlines'
 index (``DEADLINES``, a sorted set on the queue's Redis: the check's job id, scored by the
-deadline), in one ``ZADD``.  The workers take the checks that are due from it (``due``: taken
+deadline): written by the append itself, in the same call, where the queue's Redis is the
+game's (``began``, ``service.redis_store``), else by the ``Clocks`` hook in one ``ZADD``
+after it.  The workers take the checks that are due from it (``Due``: taken
 once, whichever worker asks) every ``CHECK_EVERY`` seconds and queue them as RQ jobs
 (``workers.clocks``).  The check appends ``TurnTimedOut`` through the one write path if that
 very deadline still stands and has passed (then the follow-ups hand the turn to the bot); it
@@ -17,8 +19,8 @@ a worker that took a check and died before queueing it).
 Why an index of our own and not RQ's ``enqueue_at``: RQ builds a job (its object, its
 serialized call, its hash of some twenty fields) for every turn of every clocked game, about
 0.3 ms of an API process's CPU, as much as the rest of the move (issue 16); almost every
-deadline is met and its job was never needed.  Here a turn costs one ``ZADD``, and only a
-deadline that passes becomes a job.
+deadline is met and its job was never needed.  Here a turn costs one entry of the index, and
+only a deadline that passes becomes a job.
 
 ``CHRONICLE_MIN_TURN_TIME``: an operator's minimum ``turn_time`` (ISO 8601; default ``PT1S``).
 """
