@@ -44,26 +44,33 @@ class RQJobQueue:
         self.background = Queue(BACKGROUND_QUEUE, connection=connection, serializer=JSONSerializer)
 
     def enqueue(self, jobs: Sequence[Job]) -> None:
-        for job in jobs:
-            args = (
-                (job.game_id, job.version)
-                if job.seat is None
-                else (job.game_id, job.version, job.seat)
-            )
-            try:
-                queue = self.background if job.background else self.queue
-                queue.enqueue(
-                    FUNCTIONS[job.kind],
-                    *args,
-                    job_id=job.id,
-                    retry=Retry(max=3, interval=[1, 2, 4]),
-                    result_ttl=600,
-                    failure_ttl=86400,
-                )
-            except redis.RedisError:
-                # The append is already durable; a missing follow-up is found again by the
-                # worker's reconciler, so an enqueue failure must not fail the request.
-                log.warning("could not enqueue job %s", job.id, exc_info=True)
+        """The jobs, in one transaction on RQ's ``pipeline`` (RQ alone sends two a job: a
+        third of an enqueue's 0.28 ms of CPU, issue 16)."""
+        if not jobs:
+            return
+        try:
+            with self.queue.connection.pipeline() as pipe:
+                for job in jobs:
+                    args = (
+                        (job.game_id, job.version)
+                        if job.seat is None
+                        else (job.game_id, job.version, job.seat)
+                    )
+                    queue = self.background if job.background else self.queue
+                    queue.enqueue(
+                        FUNCTIONS[job.kind],
+                        *args,
+                        job_id=job.id,
+                        retry=Retry(max=3, interval=[1, 2, 4]),
+                        result_ttl=600,
+                        failure_ttl=86400,
+                        pipeline=pipe,
+                    )
+                pipe.execute()
+        except redis.RedisError:
+            # The append is already durable; a missing follow-up is found again by the
+            # worker's reconciler, so an enqueue failure must not fail the request.
+            log.warning("could not enqueue jobs %s", [j.id for j in jobs], exc_info=True)
 
 
 class NoJobs:
