@@ -90,19 +90,20 @@ class Clocks:
     def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
         if not self.folded:
             for job in began(cur.game_id, match, records[-1].at):
-                self.add(keys=(DEADLINES,), args=(job.version, job.id))
+                self.schedule(job)
 
     def undone(self, cur: Current, target: int) -> None:
         table = cur.match.table
         if table is not None:
             for seat, deadline in table.deadlines().items():
-                self.schedule(cur.game_id, seat, deadline)
+                self.schedule(check_job(cur.game_id, deadline, seat))
 
     def said(self, cur: Current, line: Mapping[str, Any]) -> None:
         return None  # chat does not touch the clock
 
-    def schedule(self, game_id: str, seat: int, deadline_ms: int) -> None:
-        self.add(keys=(DEADLINES,), args=(deadline_ms, check_job(game_id, deadline_ms, seat).id))
+    def schedule(self, check: Job) -> None:
+        """``check`` (``check_job``) in the index, scored by its deadline."""
+        self.add(keys=(DEADLINES,), args=(check.version, check.id))
 
 
 class Due:

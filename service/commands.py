@@ -204,7 +204,7 @@ class Commands:
         )  # fmt: skip
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
-            checks = clocks.began(gid, match, records[-1].at) if self.folds_checks else ()
+            checks = self._checks(gid, match, records)
             try:
                 self.store.append(gid, 0, "", records, meta, checks=checks)
                 break
@@ -470,6 +470,11 @@ class Commands:
         self.loader.remember(game_id, match, head, replace(meta, version=match.version, head=head))
         self.jobs.enqueue(engine.follow_ups(game, game_id, match))
 
+    def _checks(self, game_id: str, match: Match, records: Sequence[Recorded]) -> list[Job]:
+        """The deadline checks of the turns ``records`` begin, for the append to write where
+        the store can (else the clocks' hook writes them after it)."""
+        return clocks.began(game_id, match, records[-1].at) if self.folds_checks else []
+
     def _append(
         self,
         cur: Current,
@@ -487,9 +492,7 @@ class Commands:
         jobs = engine.follow_ups(cur.game, cur.game_id, match)
         now = progress(cur.game, match, records[-1].at, jobs)
         written: GameMeta | Progress = now if whole is None else replace(whole, progress=now)
-        # the turns' deadline checks, written with the append where the store can (else the
-        # clocks' hook writes them after it)
-        checks = clocks.began(cur.game_id, match, records[-1].at) if self.folds_checks else ()
+        checks = self._checks(cur.game_id, match, records)
         try:
             self.store.append(
                 cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot,

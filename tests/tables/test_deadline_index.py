@@ -73,10 +73,10 @@ def test_due_checks_are_taken_once_whoever_asks_and_the_future_ones_stay(
     r = redis.Redis.from_url(own_redis_url)
     add = clocks.Clocks(connect(own_redis_url))
     for i in range(250):
-        add.schedule(f"g-{i}-x", i % 3, NOW + i)  # game ids may hold dashes
+        add.schedule(clocks.check_job(f"g-{i}-x", NOW + i, i % 3))  # game ids may hold dashes
     for i in range(5):
-        add.schedule("later", i, NOW + 10_000 + i)
-    add.schedule("g-0-x", 0, NOW)  # scheduled twice: one entry
+        add.schedule(clocks.check_job("later", NOW + 10_000 + i, i))
+    add.schedule(clocks.check_job("g-0-x", NOW, 0))  # scheduled twice: one entry
     taken: list[str] = []
 
     def take() -> None:
@@ -104,8 +104,8 @@ def test_a_worker_queues_a_check_once_its_deadline_has_passed(own_redis_url: str
     a check not yet due stays in the index."""
     r = redis.Redis.from_url(own_redis_url)
     soon = time.time_ns() // 10**6 + 1000
-    clocks.Clocks(connect(own_redis_url)).schedule("g-soon", 1, soon)
-    clocks.Clocks(connect(own_redis_url)).schedule("g-later", 0, soon + 3_600_000)
+    clocks.Clocks(connect(own_redis_url)).schedule(clocks.check_job("g-soon", soon, 1))
+    clocks.Clocks(connect(own_redis_url)).schedule(clocks.check_job("g-later", soon + 3_600_000, 0))
     stop = threading.Event()
     loop = threading.Thread(
         target=queue_due_checks_forever, args=(connect(own_redis_url), 0.05, stop), daemon=True
@@ -168,7 +168,7 @@ def test_the_loop_rides_out_a_redis_outage_saying_so_once(
             time.sleep(1.0)  # about six failed looks, backing off
             server.start()
             now = time.time_ns() // 10**6
-            clocks.Clocks(connect(url)).schedule("g-back", 0, now)
+            clocks.Clocks(connect(url)).schedule(clocks.check_job("g-back", now, 0))
             queue = Queue(QUEUE, connection=redis.Redis.from_url(url), serializer=JSONSerializer)
             deadline = time.monotonic() + 15
             while not queue.job_ids and time.monotonic() < deadline:
