@@ -12,6 +12,9 @@ one split, and a response is one ``send`` when it is short.
 **What it accepts** (RFC 9112, strictly; anything else is refused in the contract's JSON
 error shape and the connection closed):
 
+- every line of the head ends with CRLF (§2.2): a bare LF or a bare CR anywhere in it is 400
+  as soon as it arrives (a head of bare LFs never holds the CRLF CRLF that ends one: it would
+  wait for the header timeout); CR and LF bytes before the request line are skipped;
 - a request line ``METHOD SP target SP HTTP/1.x``, the target in origin form
   (``/path?query``), absolute form (``http://host/path``), or ``*`` for ``OPTIONS``; at most
   ``LIMIT_REQUEST_LINE`` bytes (else 414);
@@ -20,9 +23,20 @@ error shape and the connection closed):
   the whole head at most ``MAX_HEAD`` (else 431); no obsolete line folding; a name with
   ``_`` is dropped (as gunicorn does: in the environ ``X_Forwarded_For`` would pass for
   ``X-Forwarded-For``);
+- one ``Host`` field (§3.2): none is 400 on HTTP/1.1 (HTTP/1.0 may omit it), two are 400 on
+  either; its value (possibly empty) and an absolute-form target's authority (never empty)
+  are a host (an IPv6 literal in brackets, or a reg-name of RFC 3986 without commas: no
+  space, ``@``, ``/`` or comma list) and an optional ``:port`` of digits, else 400.  An
+  absolute-form target's authority is the request's ``HTTP_HOST`` (§3.2.2);
 - a body by ``Content-Length`` (digits only; repeated, it must agree) or by
   ``Transfer-Encoding: chunked`` (HTTP/1.1 only, never with a ``Content-Length``: that pair
   is how requests are smuggled past a proxy); any other coding is 501;
+- in a chunked body, a chunk's size line is hex digits then chunk extensions (§7.1.1), each
+  ``;name`` or ``;name=value``, the name a token, the value a token or a quoted-string, SP
+  or HTAB allowed around ``;`` and ``=`` and nowhere else; the trailer section's lines are
+  header fields (as above, at most ``LIMIT_REQUEST_FIELDS``), then dropped.  Anything else
+  (a NUL, a DEL, a bare CR) is the app's 400 when it reads the body, and the connection is
+  closed after the answer;
 - ``Expect: 100-continue`` (answered at once), any other expectation is 417.
 
 **Time limits** (``Timeouts``; ``service.serving.timeouts()`` reads them from the environment).
@@ -64,7 +78,10 @@ fewer moves a second, measured).
 **What it answers.**  The status and headers the app gives, a ``Date``, and
 ``Connection: close`` when the connection ends after this answer: the client asked,
 HTTP/1.0 without keep-alive, the app said so, the process is stopping, a body was left
-unread beyond ``DRAIN`` bytes.  A body without ``Content-Length`` is chunked on HTTP/1.1
+unread beyond ``DRAIN`` bytes.  A connection that ends with input left unread (a refused
+head, a body the app never read) lingers before it closes (``LINGER``): it stops sending and
+drops what still comes, so the client (or a proxy still sending a large body) reads the
+whole answer instead of a reset.  A body without ``Content-Length`` is chunked on HTTP/1.1
 (streams: each piece the app yields is sent when it comes) and ends the connection on
 HTTP/1.0.  ``HEAD`` and 1xx/204/304 answers carry no body.  An error in the app before its
 headers are sent is a 500 in the JSON shape (logged); after, the connection is closed.
@@ -79,6 +96,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import socket
 import sys
 import time
 from collections.abc import Callable, Iterable
@@ -95,6 +113,13 @@ LIMIT_REQUEST_FIELD_SIZE = 16384
 LIMIT_REQUEST_FIELDS = 200
 MAX_HEAD = 64 * 1024  # request line and fields together (the app's own limit is 8 KB of fields)
 DRAIN = 64 * 1024  # an unread body up to this is read and dropped; beyond, the connection ends
+# Closing a socket with unread bytes in its buffer makes the kernel send RST, which can
+# destroy the answer before the client has read it (a proxy that has sent a whole 16 MB
+# body then reports 502/503 instead of our 401).  So a connection closed with input left
+# unread first shuts its sending side and reads and drops what still comes, for at most
+# LINGER seconds and LINGER_BYTES bytes (nginx's ``lingering_close`` does the same).
+LINGER = 2.0
+LINGER_BYTES = 32 * 1024 * 1024
 RECV = 65536
 SOCKET_KEY = "chronicle.socket"
 # A request served without ever waiting (its next one already read, or arriving at once: a
@@ -103,29 +128,52 @@ SOCKET_KEY = "chronicle.socket"
 # it keeps requests coming, and the others wait (``Connection._serve``).
 FAIR_TURN = 1e-6
 
-_REQUEST_LINE = re.compile(rb"([!#$%&'*+.^_`|~0-9A-Za-z-]+) ([^\x00-\x20\x7f]+) HTTP/(1\.[01])")
-_TOKEN = re.compile(rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_TOKEN_CHARS = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_REQUEST_LINE = re.compile(b"(" + _TOKEN_CHARS + rb") ([^\x00-\x20\x7f]+) HTTP/(1\.[01])")
+_TOKEN = re.compile(_TOKEN_CHARS)
 _BAD_VALUE = re.compile(rb"[\x00-\x08\x0a-\x1f\x7f]")
 _DIGITS = re.compile(rb"[0-9]{1,18}")
-_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,15})[ \t]*(?:;.*)?")
+# A chunk's size line (RFC 9112 §7.1.1): hex digits, then chunk extensions, each
+# ``BWS ";" BWS name [ BWS "=" BWS value ]``, the name a token, the value a token or a
+# quoted-string (no control character but HTAB, no DEL, backslash-escapes only of visible bytes,
+# SP, HTAB and obs-text).  Linear: each repeat starts at a ``;``, and a quoted-string's
+# alternatives start with different bytes.
+_QUOTED = rb'"(?:[\t !#-\[\]-~\x80-\xff]|\\[\t -~\x80-\xff])*"'
+_CHUNK_EXT = (
+    rb"(?:[ \t]*;[ \t]*" + _TOKEN_CHARS
+    + rb"(?:[ \t]*=[ \t]*(?:" + _TOKEN_CHARS + rb"|" + _QUOTED + rb"))?)*"
+)  # fmt: skip
+_CHUNK_SIZE = re.compile(rb"([0-9A-Fa-f]{1,15})" + _CHUNK_EXT)
+_AUTHORITY_END = re.compile(rb"[/?#]")  # in an absolute-form target, after ``scheme://``
+# A Host field's value, or an absolute-form target's authority (RFC 9110 §7.2, RFC 3986 §3.2.2):
+# an IPv6 literal in brackets or a reg-name (unreserved, %XX and the sub-delims but the comma:
+# a comma list is what two Host fields folded into one look like, and no name holds a comma),
+# then an optional ``:port``.  Empty is valid in a Host field (a target without an authority).
+# Linear: each repeat of the reg-name's loop starts at a ``%``.
+_REG_NAME = rb"[0-9A-Za-z._~!$&'()*+;=-]*"
+_REG_NAME_PCT = _REG_NAME + rb"(?:%[0-9A-Fa-f]{2}" + _REG_NAME + rb")*"
+_HOST = re.compile(rb"(?:\[[0-9A-Fa-f:.]+\]|" + _REG_NAME_PCT + rb")(?::[0-9]*)?")
+_HOSTS: set[bytes] = set()  # Host values found valid (a client sends the same one each time)
 _NO_BODY = frozenset((204, 304))
 _ANSWER_READ = frozenset(("content-length", "connection", "transfer-encoding"))
 _SPECIAL = {b"CONTENT-TYPE": "CONTENT_TYPE", b"CONTENT-LENGTH": "CONTENT_LENGTH"}
 # Every field line of a head at once, as the checks of ``_check_field`` take them one by one (a
 # token, a colon, a value without control characters; lines split at CRLF): a head it matches
 # needs no check of each line.  Linear: a value cannot hold the CR that ends its line.
-_FIELD = rb"[!#$%&'*+.^_`|~0-9A-Za-z-]+:[^\x00-\x08\x0a-\x1f\x7f]*"
+_FIELD = _TOKEN_CHARS + rb":[^\x00-\x08\x0a-\x1f\x7f]*"
 _FIELD_LINES = re.compile(_FIELD + rb"(?:\r\n" + _FIELD + rb")*")
+_FIELD_LINE = re.compile(_FIELD)  # one trailer field (``Body``), checked as a header field
 # The fields the connection reads itself (besides putting them in the environ).
-LENGTH, CODING, CONNECTION, EXPECT = 1, 2, 3, 4
+LENGTH, CODING, CONNECTION, EXPECT, HOST = 1, 2, 3, 4, 5
 _READ = {
     b"CONTENT-LENGTH": LENGTH,
     b"TRANSFER-ENCODING": CODING,
     b"CONNECTION": CONNECTION,
     b"EXPECT": EXPECT,
+    b"HOST": HOST,
 }
 _NAMES: dict[bytes, tuple[str | None, int]] = {}  # a field's name as sent -> (key, what to read)
-NAMES_KEPT = 1024  # names remembered at most (a client may send any)
+NAMES_KEPT = 1024  # names (and valid Host values) remembered at most (a client may send any)
 
 
 @dataclass(frozen=True)
@@ -232,7 +280,7 @@ class Body:
         conn = self.conn
         while (i := conn.buf.find(b"\r\n")) < 0:
             if len(conn.buf) > 4096:
-                raise self._cut("a chunk's size line is too long")
+                raise self._cut("a chunk's size line or a trailer field is too long")
             self._more()
         line, conn.buf = conn.buf[:i], conn.buf[i + 2 :]
         return line
@@ -249,11 +297,10 @@ class Body:
         if self._chunk_left == 0:
             m = _CHUNK_SIZE.fullmatch(self._line())
             if m is None:
-                raise self._cut("a malformed chunk size")
+                raise self._cut("a malformed chunk size or chunk extension")
             self._chunk_left = int(m.group(1), 16)
             if self._chunk_left == 0:
-                while self._line():  # trailer fields, dropped, then the blank line
-                    pass
+                self._trailer()
                 self.done = True
                 return b""
         data = self._take(min(n, self._chunk_left))
@@ -261,6 +308,17 @@ class Body:
         if self._chunk_left == 0 and self._line():
             raise self._cut("a chunk does not end where its size says")
         return data
+
+    def _trailer(self) -> None:
+        """The trailer section, up to its blank line: checked as header fields are, then
+        dropped (nothing here reads a trailer)."""
+        count = 0
+        while line := self._line():
+            count += 1
+            if count > LIMIT_REQUEST_FIELDS:
+                raise self._cut(f"more than {LIMIT_REQUEST_FIELDS} trailer fields")
+            if not _FIELD_LINE.fullmatch(line):
+                raise self._cut("a malformed trailer field")
 
     def read(self, size: int | None = -1) -> bytes:
         if size is None or size < 0:
@@ -315,6 +373,7 @@ class Fields:
     coding: bytes | None = None
     connection: bytes = b""
     expect: bytes = b""
+    host: bytes | None = None
     size: int = 0
 
 
@@ -376,6 +435,10 @@ def read_fields(env: dict[str, Any], head: bytes, lines: list[bytes], vouch: boo
                 found.coding = coding if found.coding is None else found.coding + b"," + coding
             elif read == CONNECTION:
                 found.connection += b"," + value.lower()
+            elif read == HOST:
+                if found.host is not None:
+                    raise _bad("more than one Host field")
+                found.host = value
             else:
                 found.expect = value.lower()
         if key is None:
@@ -442,8 +505,16 @@ class Connection:
             searched, line_end = 0, -1
             while True:
                 if (end := buf.find(b"\r\n\r\n", max(0, searched - 3))) >= 0:
+                    if end > MAX_HEAD:  # its last read brought the rest of a head too long
+                        raise _too_large(f"the request's head is over {MAX_HEAD} bytes")
                     self.buf = buf[end + 4 :]
-                    return buf[:end]
+                    return buf[:end]  # a bare LF or CR in it fails the line's check (_environ)
+                # No end yet: a bare LF or CR in the bytes new since the last look (a CR last
+                # may yet be followed by its LF) means this head can never end as it must.
+                start = max(0, searched - 1)
+                crlf = buf.count(b"\r\n", start)
+                if buf.count(b"\n", searched) != crlf or buf.count(b"\r", start, -1) != crlf:
+                    raise _bad("a bare LF or CR in the request's head (its lines end with CRLF)")
                 if line_end < 0:
                     line_end = buf.find(b"\r\n", max(0, searched - 1))
                 if (line_end if line_end >= 0 else len(buf)) > LIMIT_REQUEST_LINE:
@@ -478,6 +549,21 @@ class Connection:
             raise _too_large(f"more than {LIMIT_REQUEST_FIELDS} header fields")
         env = self._base.copy()
         found = read_fields(env, head, lines)
+        path, query, authority = self._target(method, target)
+        host = found.host
+        if host is None:
+            if version == b"1.1":
+                raise _bad("an HTTP/1.1 request without a Host field")
+        elif host not in _HOSTS:
+            if not _HOST.fullmatch(host):
+                raise _bad("an invalid Host field")
+            if len(_HOSTS) < NAMES_KEPT:
+                _HOSTS.add(host)
+        if authority is not None:  # absolute form: its authority is the host (RFC 9112 §3.2.2)
+            if not authority or authority[:1] == b":" or not _HOST.fullmatch(authority):
+                raise _bad("an invalid authority in the request target")
+            env["HTTP_HOST"] = authority.decode("latin-1")
+            found.size += len(authority) - len(host) if host is not None else len(authority) + 8
         length, coding, expect = found.length, found.coding, found.expect
         chunked = False
         if coding is not None:
@@ -494,7 +580,6 @@ class Connection:
             keep = b"close" not in tokens if version == b"1.1" else b"keep-alive" in tokens
         else:
             keep = version == b"1.1"
-        path, query = self._target(method, target)
         size = int(length) if length is not None else None
         body = Body(self, size, chunked)
         env["REQUEST_METHOD"] = method.decode("latin-1")
@@ -507,15 +592,19 @@ class Connection:
         return env, body, keep, expect == b"100-continue" and (chunked or bool(size))
 
     @staticmethod
-    def _target(method: bytes, target: bytes) -> tuple[str, str]:
+    def _target(method: bytes, target: bytes) -> tuple[str, str, bytes | None]:
+        """The path and query of ``target``, and its authority if it is in absolute form."""
+        authority = None
         if target[:1] != b"/":
             lower = target[:8].lower()
             if lower.startswith((b"http://", b"https://")):
                 rest = target.split(b"//", 1)[1]
-                slash = rest.find(b"/")
-                target = rest[slash:] if slash >= 0 else b"/"
+                end = m.start() if (m := _AUTHORITY_END.search(rest)) else len(rest)
+                authority, target = rest[:end], rest[end:]
+                if target[:1] != b"/":
+                    target = b"/" + target
             elif target == b"*" and method == b"OPTIONS":
-                return "*", ""
+                return "*", "", None
             else:
                 raise _bad("the request target must be a path")
         path, _, query = target.partition(b"?")
@@ -524,17 +613,35 @@ class Connection:
             path = path.partition(b"#")[0]
         if b"%" in path:
             path = unquote_to_bytes(path)
-        return path.decode("latin-1"), query.decode("latin-1")
+        return path.decode("latin-1"), query.decode("latin-1"), authority
 
     # ---- the loop -------------------------------------------------------------------------
     def serve(self) -> None:
         try:
-            self._serve()
+            if self._serve():
+                self._linger()
         finally:
             if self._timer is not None:
                 self._timer.close()
 
-    def _serve(self) -> None:
+    def _linger(self) -> None:
+        """Close gracefully after an answer that left input unread (``LINGER``): the
+        client reads the whole answer before the connection goes."""
+        sock = self.sock
+        deadline = time.monotonic() + LINGER
+        left = LINGER_BYTES
+        with contextlib.suppress(OSError):
+            sock.shutdown(socket.SHUT_WR)
+            while left > 0 and (wait := deadline - time.monotonic()) > 0:
+                sock.settimeout(wait)
+                data = sock.recv(RECV)
+                if not data:
+                    return
+                left -= len(data)
+
+    def _serve(self) -> bool:
+        """Serve requests until the connection ends: whether it ends with input left unread
+        (a refused head, or a body the app did not read), so that it should linger."""
         sock, io = self.sock, self.timeouts.io
         loop = gevent.get_hub().loop
         turn = -1  # the event loop's iteration when this connection's last request began
@@ -546,30 +653,30 @@ class Connection:
             try:
                 head = self._head()
                 if head is None:
-                    return
+                    return False
                 env, body, keep, cont = self._environ(head)
                 self.counted()
             except Refused as r:
                 self.log.warning("Invalid request from ip=%s: %s", self.remote[0], r.message)
                 sock.settimeout(io)  # the refusal too: its client may not be reading
                 self._send_quietly(error_bytes(r.status, r.reason, r.code, r.message))
-                return
+                return True
             except OSError:
-                return
+                return False
             sock.settimeout(io)  # from here each read of the body and write of the answer
             if cont:
                 try:
                     self._send(b"HTTP/1.1 100 Continue\r\n\r\n")
                 except OSError:
-                    return
+                    return False
             try:
                 keep = self._respond(env, body, keep) and keep
             except Closed:
-                return
+                return False
             if not keep or not self.alive():
-                return
+                return not body.done
             if not body.done and not body.drain(DRAIN):
-                return
+                return True
 
     def _send(self, data: bytes) -> None:
         """All of ``data``, with the io timeout on each wait for the client to take more, not
