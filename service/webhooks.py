@@ -21,7 +21,12 @@ seven tries over more than fifteen minutes).  Redirects are not followed.
 
 Targets must be ``http(s)`` URLs whose host resolves only to public addresses; loopback,
 private, link-local, multicast and reserved addresses are refused, at registration and again
-before every delivery (DNS may change), unless ``CHRONICLE_WEBHOOK_ALLOW_PRIVATE=1``.  A
+before every delivery (DNS may change), unless ``CHRONICLE_WEBHOOK_ALLOW_PRIVATE=1``.  An IPv6
+address that carries an IPv4 one (NAT64 ``64:ff9b::/96``, 6to4 ``2002::/16``, Teredo
+``2001::/32``, IPv4-mapped ``::ffff:0:0/96``, IPv4-compatible ``::/96``) is judged by that
+IPv4 address too, since a translator or a tunnel delivers to it; the local-use NAT64 prefix
+``64:ff9b:1::/48`` is never public.  A port outside 1-65535 (port 0 included) is refused
+whatever ``CHRONICLE_WEBHOOK_ALLOW_PRIVATE`` says: nothing listens there.  A
 delivery resolves the host once and connects to exactly the addresses it checked (``_Pinned``,
 an ``http.client`` connection whose ``connect`` opens a socket to the checked IP): letting an
 HTTP library resolve the name again would let a DNS-rebinding server answer the check with a
@@ -98,14 +103,21 @@ class Target:
 
 
 def resolve(url: str, allow: bool) -> Target:
-    """Refuse (400) a URL that is not http(s) or whose host resolves to a non-public address."""
+    """Refuse (400) a URL that is not http(s), has a port outside 1-65535, or whose host
+    resolves to an address that is not ``public`` (unless ``allow``)."""
     try:
         parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError as exc:
         raise BadAction("a webhook is an http or https URL", {"url": ["malformed"]}) from exc
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise BadAction("a webhook is an http or https URL", {"url": ["http(s)://host/..."]})
+    try:
+        given = parts.port
+    except ValueError:
+        given = 0  # not a number, or out of 0-65535
+    if given == 0:  # ``0 or 443`` would have turned port 0 into the default one
+        raise BadAction("a webhook's port is a number from 1 to 65535", {"url": ["bad port"]})
+    port = given or (443 if parts.scheme == "https" else 80)
     try:
         infos = socket.getaddrinfo(
             parts.hostname, port, type=socket.SOCK_STREAM, proto=socket.IPPROTO_TCP
@@ -115,14 +127,38 @@ def resolve(url: str, allow: bool) -> Target:
     if not infos:
         raise BadAction("the webhook's host does not resolve", {"url": ["unresolvable"]})
     for info in infos:
-        ip = ipaddress.ip_address(info[4][0])
-        if not allow and (not ip.is_global or ip.is_multicast):
+        if not allow and not public(ipaddress.ip_address(info[4][0])):
             raise BadAction(
                 "webhook targets on loopback, private or reserved addresses are refused",
                 {"url": ["not a public address"]},
             )
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return Target(parts.scheme, parts.hostname, port, path, tuple(infos))
+
+
+NAT64 = ipaddress.IPv6Network("64:ff9b::/96")  # RFC 6052: the IPv4 address is the last 32 bits
+NAT64_LOCAL = ipaddress.IPv6Network("64:ff9b:1::/48")  # RFC 8215: a network's own translator
+COMPATIBLE = ipaddress.IPv6Network("::/96")  # RFC 4291's deprecated IPv4-compatible form
+
+
+def carried(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 one leads to through a translator or a tunnel (``is_global``
+    judges only the IPv6 prefix, which is public for NAT64 and 6to4 whatever they carry)."""
+    out = [v4 for v4 in (ip.ipv4_mapped, ip.sixtofour) if v4 is not None]
+    out += ip.teredo or ()  # the Teredo server and the client behind it
+    if ip in NAT64 or ip in COMPATIBLE:
+        out.append(ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF))
+    return out
+
+
+def public(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
+    """Whether a webhook may be delivered to ``ip``: a global unicast address, and so is every
+    IPv4 address it carries."""
+    if not ip.is_global or ip.is_multicast:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address):
+        return ip not in NAT64_LOCAL and all(public(v4) for v4 in carried(ip))
+    return True
 
 
 def register(ch: Chronicle, game_id: str, caller: Caller, url: str) -> dict[str, str]:

@@ -18,7 +18,7 @@ class WebhookResource(MethodView):
     @blp.doc(operationId="setWebhook", security=AUTH)
     @blp.arguments(s.WebhookIn, example={"url": "https://example.org/chronicle"})
     @blp.response(200, s.WebhookOut)
-    @blp.alt_response(400, schema=s.ApiError, description="not http(s), or a private target")
+    @blp.alt_response(400, schema=s.ApiError, description="not http(s), bad port, private target")
     @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     def put(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Register the seat's webhook; the answer holds the signing secret, once.  Every
