@@ -16,6 +16,12 @@
    grow with watchers.
 4. **The same under gthread** (gunicorn's thread-per-request worker, 8 threads a process, as
    before issue 10): the idle figures, then ``/healthz`` while 100 long-polls wait.
+5. **No request type starves a process**.  Another process opens 100 connections
+   and pipelines 10 requests on each for one path (the OpenAPI document, read and never
+   read; the catalog), with the rate limits off so that every one is served; ``/healthz``
+   is timed from another client meanwhile.  Target: p99 < 250 ms.  Then a 16 MB import sent
+   without a token, whole: the time to its answer from the first byte sent, and the growth
+   of the API processes' memory (RSS).  Targets: refused within 50 ms, under 20 MB.
 
 Every process is on loopback; every loop is bounded.  The figures depend on the machine's
 load: they are printed with it (the load average) and with the machine's description.
@@ -261,6 +267,114 @@ class Held:
         self.proc.join(10)
         if self.proc.is_alive():
             self.proc.kill()
+
+
+# ---- floods of one request type ----------------------------------------------------------------
+
+
+def flooder(port: int, path: str, connections: int, pipelined: int, read: bool, pipe: Any) -> None:
+    """``connections`` connections, each sending ``pipelined`` GETs of ``path`` at once;
+    read every answer (``read``) or none.  Reports (answers seen, seconds) when done or
+    after 60 s; a flood that is not read is held until told to stop."""
+    raise_fd_limit()
+    request = f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode() * pipelined
+    socks = []
+    start = time.monotonic()
+    for _ in range(connections):
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096 if not read else 1 << 20)
+        s.sendall(request)
+        s.setblocking(False)
+        socks.append(s)
+    answers = 0
+    if read:
+        sel = selectors.DefaultSelector()
+        for s in socks:
+            sel.register(s, selectors.EVENT_READ)
+        left = connections * pipelined
+        tails: dict[socket.socket, bytes] = {}
+        while left > answers and time.monotonic() - start < 60:
+            for key, _ in sel.select(timeout=0.5):
+                sock = key.fileobj
+                assert isinstance(sock, socket.socket)
+                try:
+                    data = sock.recv(1 << 20)
+                except (BlockingIOError, InterruptedError):
+                    continue
+                except OSError:
+                    data = b""
+                if not data:
+                    sel.unregister(sock)
+                    continue
+                data = tails.get(sock, b"") + data  # a status line cut between two reads
+                answers += data.count(b"HTTP/1.1 ")  # an answer's status line (bodies are JSON)
+                tails[sock] = data[-8:]
+    pipe.send((answers, time.monotonic() - start))
+    pipe.recv()  # stop
+    for s in socks:
+        s.close()
+
+
+def healthz_during(serve: Serve, path: str, read: bool, seconds: float = 8.0) -> tuple[float, int]:
+    """``/healthz`` p99 (seconds) from a client of its own while 100 connections pipeline 10
+    requests each for ``path``; and the answers the flood read."""
+    ctx = mp.get_context("fork")
+    pipe, child = ctx.Pipe()
+    proc = ctx.Process(target=flooder, args=(serve.port, path, 100, 10, read, child), daemon=True)
+    health = Http(serve.base)
+    checks: list[float] = []
+    proc.start()
+    try:
+        until = time.monotonic() + seconds
+        while time.monotonic() < until and not (read and pipe.poll()):
+            status, _, took = health.request("GET", "/healthz")
+            assert status == 200
+            checks.append(took)
+            time.sleep(0.01)
+        answers = pipe.recv()[0] if pipe.poll(70) else -1
+    finally:
+        pipe.send("stop")
+        proc.join(10)
+        if proc.is_alive():
+            proc.kill()
+        health.close()
+    return pct(checks, 0.99), answers
+
+
+def unread_import(serve: Serve, rounds: int = 5) -> tuple[float, float]:
+    """The slowest answer (seconds from the first byte sent) to a 16 MB import sent without a
+    token, and the API processes' memory growth (MB) over ``rounds`` of them."""
+    body = b'{"events": [' + b"[" * (16 * 1024 * 1024) + b"]}"
+    head = (
+        "POST /api/v1/games/import HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\n\r\n"
+    ).encode()
+    before = serve.api_rss_mb()
+    slowest = 0.0
+    for _ in range(rounds):
+        with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
+            start = time.perf_counter()
+            s.sendall(head)
+            s.setblocking(False)
+            sent, answer = 0, b""
+            while b"\r\n" not in answer and time.perf_counter() - start < 10:
+                if sent < len(body):
+                    try:
+                        sent += s.send(body[sent : sent + (1 << 20)])
+                    except BlockingIOError:
+                        pass
+                    except OSError:
+                        sent = len(body)  # the server closed: its answer is there to read
+                try:
+                    answer += s.recv(4096)
+                except BlockingIOError:
+                    time.sleep(0.0005)
+                except OSError:
+                    break
+            slowest = max(slowest, time.perf_counter() - start)
+            if not answer.startswith(b"HTTP/1.1 401"):
+                raise RuntimeError(f"the import without a token was not refused: {answer[:200]!r}")
+    return slowest, serve.api_rss_mb() - before
 
 
 # ---- the player -------------------------------------------------------------------------------
@@ -523,6 +637,27 @@ def main(argv: list[str] | None = None) -> int:
             "independent of watchers",
             max(loaded_clients, fan_clients) <= cap,
         )
+    with Serve() as serve:
+        for path, read in (
+            ("/api/v1/openapi.json", True),
+            ("/api/v1/openapi.json", False),
+            ("/api/v1/catalog", True),
+        ):
+            settle(serve)
+            p99, answers = healthz_during(serve, path, read)
+            seen = f"{answers} answers read" if read else "answers never read"
+            row(
+                f"/healthz p99 during 100 connections x 10 pipelined GET {path} ({seen})",
+                f"{p99 * 1000:.2f} ms",
+                "< 250 ms",
+                p99 < 0.25,
+            )
+        settle(serve)
+        took, grown = unread_import(serve)
+        row("a 16 MB import without a token: slowest answer of 5", f"{took * 1000:.1f} ms",
+            "< 50 ms", took < 0.05)  # fmt: skip
+        row("the same: growth of the API processes' memory (RSS)", f"{grown:.1f} MB",
+            "< 20 MB", grown < 20)  # fmt: skip
     if args.skip_gthread:
         return 0
     with Serve("gthread") as serve:

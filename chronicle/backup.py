@@ -211,7 +211,7 @@ def _read(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
 def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
     from domain import engine
     from projections.fold import snapshot_blob
-    from service import chat
+    from service import chat, listing
     from service.store import Conflict
 
     ch = _chronicle(data_dir)
@@ -254,7 +254,7 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
             continue
         ch.store.add_undone(gid, undone)
         chat.restore_into(ch.store, gid, lines)
-        ch.store.index(gid, meta.created_at)
+        listing.index(ch.store, gid, meta)  # public and token indexes too
         ch.jobs.enqueue(engine.follow_ups(game, gid, match))
         restored += 1
         events += len(records)

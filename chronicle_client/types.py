@@ -45,6 +45,7 @@ class Summary(TypedDict):
     to_act: list[int]
     result: NotRequired[Result]
     seed_commitment: str
+    seed_chosen: bool  # the creator chose the seed (or imported the log): they may know the deal
     created_at: str
     updated_at: str
 

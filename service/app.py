@@ -9,7 +9,7 @@ from collections.abc import Callable
 from inspect import iscoroutinefunction
 from typing import Any
 
-from flask import Flask, request
+from flask import Flask, json, request
 from flask.json.provider import DefaultJSONProvider
 from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
@@ -122,12 +122,32 @@ class NoSessions(SessionInterface):
 
 
 class ChronicleApi(Api):
-    """flask-smorest's Api with errors in the contract's shape."""
+    """flask-smorest's Api with errors in the contract's shape, and its documents (the
+    OpenAPI document, the Swagger UI page) built once (``compression.Built``): flask-smorest
+    builds the spec's dict and its JSON text again for every request."""
 
     ERROR_SCHEMA = ApiError
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._built: dict[str, compression.Built] = {}
+        super().__init__(*args, **kwargs)
+
     def handle_http_exception(self, error: Any) -> Any:
         return errors.http_error(error)
+
+    def _openapi_json(self) -> Any:
+        built = self._built.get("json")
+        if built is None:  # the spec is whole: every blueprint was registered in create_app
+            text = json.dumps(self.spec.to_dict(), indent=2, sort_keys=False)
+            built = self._built["json"] = compression.Built.of(text.encode(), "application/json")
+        return built.answer(request.environ)
+
+    def _openapi_swagger_ui(self) -> Any:
+        built = self._built.get("ui")
+        if built is None:
+            page = super()._openapi_swagger_ui()
+            built = self._built["ui"] = compression.Built.of(page.encode(), "text/html")
+        return built.answer(request.environ)
 
 
 def events_client(settings: Settings) -> Any:
@@ -156,6 +176,7 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
         settings.admin_token,
         hooks=hooks,
         open_import=settings.open_import,
+        chosen_seeds=settings.chosen_seeds,
     )
 
 
@@ -190,18 +211,26 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(docs.blueprint())
     compression.install(app)  # the last of the after-request hooks to run
     errors.install(app)
-    middleware.install(app)
-
-    @app.before_request
-    def larger_imports() -> None:
-        if request.path == "/api/v1/games/import":
-            request.max_content_length = MAX_IMPORT_BODY
-
+    middleware.install(app)  # the request id; the content type (headers only)
     chosen = settings or Settings.from_env()
     client = events_client(chosen)
     app.extensions["chronicle"] = build_chronicle(chosen, client)
+    # What costs a request nothing is checked before what costs it something (the edge's
+    # URL and header limits come first, in ``edge.EdgeLimits``): the rate limits and quotas,
+    # who may import and its body limit, then the hooks that read the body.
     limits.install(app, client, defaults=settings is None)
-    text.install(app)  # after the depth check that limits.install registers
+
+    @app.before_request
+    def larger_imports() -> None:
+        """An import's caller is checked before its body is read, and only a caller allowed
+        to import may send the import's larger body: anyone else gets its 401 at once."""
+        req = middleware.current_request()
+        if req.endpoint == games.IMPORT_ENDPOINT and req.method == "POST":
+            games.ImportResource.admit(req)
+            req.max_content_length = MAX_IMPORT_BODY
+
+    limits.install_depth(app)  # the first hook that reads the body
+    text.install(app)
     stream.install(app, api, client, defaults=settings is None)
     moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
     app.wsgi_app = edge.EdgeLimits(moves)  # type: ignore[method-assign]

@@ -18,7 +18,8 @@ its text.
 The players' room is readable by the seats (and the operator) until the game is over, then by
 everyone; the spectators' room by everyone.  Limits: ``MAX_TEXT`` characters a line, and
 ``CHRONICLE_CHAT_RATE`` lines per sender per window (``<lines>/<seconds>``, default
-``5/10``); over it, 429 ``rate_limited`` with ``Retry-After``.
+``5/10``); over it, 429 ``rate_limited`` with ``Retry-After``.  A line or a spectator's name
+holding an invisible or reordering character (``service.invisible``) is refused.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ import redis
 from domain.errors import BadAction, Forbidden
 from projections.records import iso
 from projections.views import ADMIN, HOST, SEAT, Caller
+from service import invisible
 from service.errors import RateLimited
 from service.stream import CHANNEL
 
@@ -112,6 +114,9 @@ def post(
         raise BadAction(f"unknown room {room!r}", {"room": [f"one of: {', '.join(ROOMS)}"]})
     if not 1 <= len(text) <= MAX_TEXT:
         raise BadAction(f"a line is 1 to {MAX_TEXT} characters", {"text": ["length"]})
+    why = invisible.problem(text, line=True)
+    if why is not None:
+        raise BadAction(f"text: {why}", {"text": [why]})
     seat = caller.seat if caller.role == SEAT else None
     if room == PLAYERS and seat is None:
         raise Forbidden("not_a_player", "only the seats speak in the players' room")
@@ -120,6 +125,8 @@ def post(
     elif not name:
         what = "the host" if caller.role == HOST else "a spectator"
         raise BadAction(f"{what} speaks with a name", {"name": ["missing"]})
+    elif why := invisible.problem(name):
+        raise BadAction(f"name: {why}", {"name": [why]})
     limit, window = rate()
     counter = keys(game_id)["rate"] + (f"seat:{seat}" if seat is not None else sender)
     pipe = r.pipeline(transaction=False)

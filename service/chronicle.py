@@ -5,6 +5,7 @@ It owns nothing itself; each method is one line to the module that holds the thi
 - ``service/commands.py``   the write commands (create, act, finish, undo, import);
 - ``service/loading.py``    loading a game (cache, snapshot + tail);
 - ``service/documents.py``  summaries, the game list, audit and export;
+- ``service/listing.py``    who sees which game in the list;
 - ``service/reads.py``      a caller's view, legal actions, the events feed (long-poll);
 - ``service/catalog.py``    the games offered;
 - ``service/auth.py``       who a token stands for.
@@ -20,11 +21,11 @@ from domain.engine import Event, Match
 from domain.errors import Refused
 from projections.records import Recorded
 from projections.views import Caller
-from service import auth
+from service import auth, listing
 from service.admission import Admission
 from service.budget import WRITE
 from service.catalog import catalog
-from service.commands import Commands
+from service.commands import ANY_SEED, Commands
 from service.documents import Documents, summary_doc
 from service.hooks import Hooks, NoHooks
 from service.jobs import JobQueue
@@ -47,6 +48,7 @@ class Chronicle:
         clock: Callable[[], int] = now_ms,
         hooks: Hooks | None = None,
         open_import: bool = False,
+        chosen_seeds: str = ANY_SEED,
     ) -> None:
         self.store = store
         self.jobs = jobs
@@ -55,7 +57,9 @@ class Chronicle:
         self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
         self.open_import = open_import  # CHRONICLE_OPEN_IMPORT: anyone may import
         self.loader = Loader(store)
-        self.commands = Commands(store, jobs, self.loader, clock, self.hooks)
+        self.commands = Commands(
+            store, jobs, self.loader, clock, self.hooks, chosen_seeds=chosen_seeds
+        )
         self.documents = Documents(store, self.loader)
         self.reads = Reads(store, self.loader)
 
@@ -103,9 +107,15 @@ class Chronicle:
         return summary_doc(cur.game_id, cur.meta)
 
     def list_games(
-        self, game: str | None, status: str | None, page: int, per_page: int
+        self,
+        game: str | None,
+        status: str | None,
+        page: int,
+        per_page: int,
+        authorization: str | None = None,
     ) -> dict[str, Any]:
-        return self.documents.list_games(game, status, page, per_page)
+        who = listing.viewer(self.store, auth.bearer(authorization), self.admin_token)
+        return self.documents.list_games(who, game, status, page, per_page)
 
     def audit(self, game_id: str, caller: Caller) -> dict[str, Any]:
         return self.documents.audit(game_id, caller)

@@ -29,7 +29,7 @@ from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
 from projections.records import CREATE, FINISH, Recorded, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_doc
-from service import auth, chat, clocks, faults, imports
+from service import auth, chat, clocks, faults, imports, invisible, listing
 from service.admission import Admission
 from service.budget import NEW_GAME, WRITE, Budget
 from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
@@ -40,6 +40,11 @@ from service.loading import Current, Loader, rules_of
 from service.meta import GameMeta, Progress, follow_ups_of
 from service.preconditions import check_if_match
 from service.store import Conflict, EventStore
+
+# CHRONICLE_CHOSEN_SEEDS: where a creator may choose the seed (and so know every hidden card)
+ANY_SEED = "any"  # everywhere (the default: tests and reproducible games need it)
+SOLO_SEEDS = "solo"  # only where every other seat is a bot
+CHOSEN_SEEDS = (ANY_SEED, SOLO_SEEDS)
 
 
 def chained(
@@ -109,6 +114,13 @@ def verify_export(
         raise ImportRefused(
             "head_hash does not match the last event", {"version": records[-1].version}
         )
+    for rec in records:  # the names, checked as a creation or a join checks them
+        if rec.type in (engine.GAME_CREATED, tables.SEAT_JOINED):
+            named = rec.data["players"] if rec.type == engine.GAME_CREATED else [rec.data]
+            for p in named:
+                if isinstance(p.get("name"), str) and (why := invisible.problem(p["name"])):
+                    v = rec.version
+                    raise ImportRefused(f"version {v}: a name {why}", {"version": v})
     return game, records, match
 
 
@@ -124,6 +136,7 @@ def new_meta(
     updated: int,
     imported_from: str | None = None,
     invitations: Sequence[str | None] = (),
+    seed_chosen: bool = False,
 ) -> GameMeta:
     """The meta of a new game (created or imported): secrets only as hashes."""
     return GameMeta(
@@ -142,6 +155,7 @@ def new_meta(
         imported_from=imported_from,
         table=dict(match.config.table) if match.config.table else None,
         invitations=tuple(invitations),
+        seed_chosen=seed_chosen,
     )
 
 
@@ -154,8 +168,10 @@ class Commands:
         clock: Callable[[], int],
         hooks: Hooks | None = None,
         budget: Budget | None = None,
+        chosen_seeds: str = ANY_SEED,
     ) -> None:
         self.store = store
+        self.chosen_seeds = chosen_seeds
         self.jobs = jobs
         self.loader = loader
         self.clock = clock
@@ -182,10 +198,13 @@ class Commands:
                 f"unknown game {game_name!r}", {"game": [f"one of: {', '.join(games.GAMES)}"]}
             )
         config = checked_config(game, players, options or {}, table)
+        open_seats = set((table or {}).get("open") or ())
+        chosen = seed is not None
+        if chosen:
+            self._check_chosen_seed(config, open_seats)
         self.budget.check(NEW_GAME)
         seed = seed if seed is not None else secrets.token_hex(32)
         events = engine.create(game, config, Rng.at(seed, 1))
-        open_seats = set((table or {}).get("open") or ())
         tokens = [
             None if p.bot or s in open_seats else auth.new_token()
             for s, p in enumerate(config.players)
@@ -200,7 +219,7 @@ class Commands:
         match = fold(game, records)
         meta = new_meta(
             game, match, records, seed, tokens, host_token, created, len(records), created,
-            invitations=hashes if invitations else (),
+            invitations=hashes if invitations else (), seed_chosen=chosen,
         )  # fmt: skip
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
@@ -213,7 +232,7 @@ class Commands:
                     raise
         else:  # pragma: no cover - 64-bit id collisions five times in a row
             raise RuntimeError("could not allocate a game id")
-        self.store.index(gid, created)
+        listing.index(self.store, gid, meta)
         self._started(gid, game, match, records[-1].hash, meta)
         self.hooks.appended(Current(gid, meta, game, match, records[-1].hash), match, records)
         out = _created(gid, game, config, tokens, host_token, meta, match.version)
@@ -224,6 +243,19 @@ class Commands:
             ]
             out["invitations"] = [{"seat": s, "code": c} for s, c in invitations.items()]
         return out
+
+    def _check_chosen_seed(self, config: Config, open_seats: set[int]) -> None:
+        """``CHRONICLE_CHOSEN_SEEDS=solo``: a chosen seed tells its chooser every hidden card,
+        so it is refused where a seat besides the creator's own (one named person) is a
+        person or open: an open seat is always someone else's.  An import is never refused:
+        it brings its seed in its document, it does not choose one."""
+        people = sum(1 for s, p in enumerate(config.players) if s not in open_seats and not p.bot)
+        if self.chosen_seeds == SOLO_SEEDS and (open_seats or people > 1):
+            raise BadAction(
+                "this server takes a chosen seed only at a table of one person and bots: "
+                "whoever chooses the seed can know every hidden card",
+                {"seed": ["not allowed with another person or an open seat"]},
+            )
 
     def act(
         self,
@@ -372,7 +404,14 @@ class Commands:
         if idem is not None:
             head = {"version": records[-1].version, "head": records[-1].hash}
             bound = (idem[0], json.dumps({"response": dict(idem[1]), **head}))
-        return self._append(cur, records, idem=bound, whole=meta)
+        old = {h for h in cur.meta.tokens if h}
+        new = old if tokens is None else {h for h in tokens if h}
+        if new - old:  # before the append: a seat never misses its own unlisted game
+            self.store.index_tokens(cur.game_id, sorted(new - old))
+        match = self._append(cur, records, idem=bound, whole=meta)
+        if old - new:  # a seat left: its entry goes (the list checks the meta anyway)
+            self.store.index_tokens(cur.game_id, (), sorted(old - new))
+        return match
 
     def idempotent(self, game_id: str, idem: str) -> dict[str, Any] | None:
         """The answer stored under ``idem`` if the log still holds what it appended (None:
@@ -453,7 +492,7 @@ class Commands:
         host_token = auth.new_token()
         meta = new_meta(
             game, match, records, seed, tokens, host_token, records[0].at,
-            setup, now, imported_from=doc["id"],
+            setup, now, imported_from=doc["id"], seed_chosen=True,
         )  # fmt: skip
         unsigned = imports.unsigned_prefix(undone)  # a legacy trail: all, else none
         meta = replace(meta, verified=imports.verified(unsigned), unsigned_undos=unsigned)
@@ -461,7 +500,7 @@ class Commands:
         self.store.append(gid, 0, "", records, meta)
         self.store.add_undone(gid, undone)
         chat.restore_into(self.store, gid, lines)
-        self.store.index(gid, records[0].at)
+        listing.index(self.store, gid, meta)
         self._started(gid, game, match, records[-1].hash, meta)
         return _created(gid, game, match.config, tokens, host_token, meta, match.version)
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from service.commands import CHOSEN_SEEDS
 from service.connections import is_cluster_url
 
 
@@ -19,6 +20,9 @@ class Settings:
     port: int
     bot_max_seconds: float = 2.0  # the operator's cap on one bot move's search (wall clock)
     open_import: bool = False  # CHRONICLE_OPEN_IMPORT=1: imports without the admin token
+    # CHRONICLE_CHOSEN_SEEDS: "any" (default) or "solo" (a chosen seed only where every other
+    # seat is a bot: the creator of a chosen seed can know every hidden card)
+    chosen_seeds: str = "any"
 
     def __post_init__(self) -> None:
         if is_cluster_url(self.redis_url) and not self.queue_redis_url:
@@ -28,6 +32,8 @@ class Settings:
             )
         if is_cluster_url(self.queue_redis_url):
             raise ValueError("QUEUE_REDIS_URL must be a plain Redis, not a cluster")
+        if self.chosen_seeds not in CHOSEN_SEEDS:
+            raise ValueError(f"CHRONICLE_CHOSEN_SEEDS must be one of: {', '.join(CHOSEN_SEEDS)}")
 
     @property
     def queue_url(self) -> str | None:
@@ -45,4 +51,5 @@ class Settings:
             bot_max_seconds=float(env.get("CHRONICLE_BOT_MAX_SECONDS") or 2.0),
             open_import=(env.get("CHRONICLE_OPEN_IMPORT") or "").strip().lower()
             in ("1", "true", "yes", "on"),
+            chosen_seeds=(env.get("CHRONICLE_CHOSEN_SEEDS") or "any").strip().lower(),
         )

@@ -13,13 +13,13 @@ from domain.errors import Forbidden
 from projections import chain
 from projections.records import from_full, full, iso
 from projections.views import ADMIN, Caller, events_for, revealed
-from service import chat
+from service import chat, listing
+from service.listing import Viewer
 from service.loading import Loader
 from service.meta import GameMeta
 from service.store import EventStore
 
 EXPORT_FORMAT = "chronicle-export/1"
-LIST_CHUNK = 500
 
 
 def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
@@ -34,6 +34,7 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
         "version": meta.version,
         "to_act": list(p.to_act),
         "seed_commitment": meta.seed_commitment,
+        "seed_chosen": meta.seed_chosen,
         "created_at": iso(meta.created_at),
         "updated_at": iso(p.updated_at),
     }
@@ -65,30 +66,27 @@ class Documents:
         self.loader = loader
 
     def list_games(
-        self, game: str | None, status: str | None, page: int, per_page: int
+        self, who: Viewer, game: str | None, status: str | None, page: int, per_page: int
     ) -> dict[str, Any]:
-        """Newest first.  Unfiltered pages are a slice of the index; filtered ones walk the
-        index in chunks, reading the meta hashes with one pipelined round trip per chunk."""
+        """Newest first, what ``who`` may see (``service.listing``).  Unfiltered pages are a
+        slice of an index; filtered ones walk it, reading the metas one chunk at a time."""
         skip = (page - 1) * per_page
         if not (game or status):
-            ids = self.store.list_ids(skip, per_page)
+            ids, total = listing.page(self.store, who, skip, per_page)
             docs = [summary_doc(g, m) for g, m in zip(ids, self.store.metas(ids), strict=True) if m]
-            return {"games": docs, "page": page, "per_page": per_page, "total": self.store.count()}
+            return {"games": docs, "page": page, "per_page": per_page, "total": total}
         out: list[dict[str, Any]] = []
-        matched, start, total_ids = 0, 0, self.store.count()
-        while start < total_ids:
-            ids = self.store.list_ids(start, LIST_CHUNK)
-            start += LIST_CHUNK
-            for gid, meta in zip(ids, self.store.metas(ids), strict=True):
-                if not meta or (game and meta.game != game):
-                    continue
-                if status and meta.progress.status != status:
-                    continue
-                if status == tables.WAITING and not meta.public:
-                    continue  # the lobby lists public tables only
-                if skip <= matched < skip + per_page:
-                    out.append(summary_doc(gid, meta))
-                matched += 1
+        matched = 0
+        for gid, meta in listing.walk(self.store, who):
+            if game and meta.game != game:
+                continue
+            if status and meta.progress.status != status:
+                continue
+            if status == tables.WAITING and not meta.public:
+                continue  # the lobby lists public tables only
+            if skip <= matched < skip + per_page:
+                out.append(summary_doc(gid, meta))
+            matched += 1
         return {"games": out, "page": page, "per_page": per_page, "total": matched}
 
     def audit(self, game_id: str, caller: Caller) -> dict[str, Any]:

@@ -226,6 +226,7 @@ def check_chat(raw: Any, seats: int, now_ms: int) -> list[dict[str, Any]]:
     a known room, the seat (or null) of the game, a name, a time in range, a text of 1 to
     ``chat.MAX_TEXT`` characters; a hidden line names who hid it and when.  The lines are
     outside the rules log, so no chain covers them: they are checked for shape only."""
+    from service import invisible
     from service.chat import MAX_LINE, MAX_TEXT, ROOMS  # chat imports nothing of this module
 
     if not isinstance(raw, list):
@@ -247,12 +248,16 @@ def check_chat(raw: Any, seats: int, now_ms: int) -> list[dict[str, Any]]:
             raise refuse(f"{here}: room must be one of {list(ROOMS)}, seat a seat", field=here)
         if not isinstance(line["name"], str) or not 1 <= len(line["name"]) <= 64:
             raise refuse(f"{here}.name: 1 to 64 characters", field=f"{here}.name")
+        if why := invisible.problem(line["name"]):
+            raise refuse(f"{here}.name: {why}", field=f"{here}.name")
         text = line["text"]
         if not isinstance(text, str) or not 1 <= len(text) <= MAX_TEXT or CONTROL.search(text):
             raise refuse(
                 f"{here}.text: 1 to {MAX_TEXT} characters, no control characters",
                 field=f"{here}.text",
             )
+        if why := invisible.problem(text, line=True):
+            raise refuse(f"{here}.text: {why}", field=f"{here}.text")
         timestamp(line["at"], f"{here}.at", now_ms)
         hidden_by = line.get("hidden_by")
         if hidden_by is not None:

@@ -1,8 +1,8 @@
 """An ``EventStore`` in the memory of one process: for fast unit tests of the service.
 
 It passes the same contract tests as the Redis store (``tests/store``): the same conditional
-appends and truncations, snapshots, undo trail, idempotent responses, index, live index and
-long-poll.
+appends and truncations, snapshots, undo trail, idempotent responses, the list's indexes, the
+live index and long-poll.
 It is not for production (nothing is durable, nothing is shared between processes), and every
 behaviour of the service is still proven against real Redis.
 """
@@ -39,8 +39,11 @@ class MemoryEventStore:
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._index: dict[str, int] = {}
+        self._public: dict[str, int] = {}
+        self._tokens: dict[str, str] = {}  # token hash -> game id
         self._live: dict[str, int] = {}  # game id -> its last live mark (ms)
         self._live_filled = False  # as a fresh Redis: the backfill is to be done
+        self._migrated: set[str] = set()
         self._changed = threading.Condition()
 
     def _mark(self, game_ids: Sequence[str]) -> None:
@@ -182,22 +185,52 @@ class MemoryEventStore:
         stored = g.idem.get(key)
         return None if stored is None or stored[1] < time.monotonic() else stored[0]
 
-    def index(self, game_id: str, created_ms: int) -> None:
+    def index(
+        self, game_id: str, created_ms: int, public: bool = False, tokens: Sequence[str] = ()
+    ) -> None:
         with self._changed:
             self._index[game_id] = created_ms
+            if public:
+                self._public[game_id] = created_ms
+            self._tokens.update(dict.fromkeys(tokens, game_id))
 
-    def list_ids(self, start: int, count: int) -> list[str]:
+    def index_tokens(self, game_id: str, added: Sequence[str], removed: Sequence[str] = ()) -> None:
         with self._changed:
+            self._tokens.update(dict.fromkeys(added, game_id))
+            for hashed in removed:
+                self._tokens.pop(hashed, None)
+
+    def game_of(self, token_hash: str) -> str | None:
+        with self._changed:
+            return self._tokens.get(token_hash)
+
+    def list_ids(self, start: int, count: int, public: bool = False) -> list[str]:
+        with self._changed:
+            index = self._public if public else self._index
             # Redis orders equal scores by member, and ZREVRANGE reverses both.
-            newest = sorted(self._index.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
+            newest = sorted(index.items(), key=lambda kv: (kv[1], kv[0]), reverse=True)
             return [gid for gid, _ in newest[start : start + count]]
 
-    def count(self) -> int:
+    def count(self, public: bool = False) -> int:
         with self._changed:
-            return len(self._index)
+            return len(self._public if public else self._index)
+
+    def rank(self, game_id: str, created_ms: int) -> int | None:
+        with self._changed:
+            if game_id in self._public:
+                return None
+            return sum(1 for g, ms in self._public.items() if (ms, g) > (created_ms, game_id))
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]:
         return [self.meta(gid) for gid in game_ids]
+
+    def migrated(self, name: str) -> bool:
+        with self._changed:
+            return name in self._migrated
+
+    def mark_migrated(self, name: str) -> None:
+        with self._changed:
+            self._migrated.add(name)
 
     def live(self) -> dict[str, int] | None:
         with self._changed:

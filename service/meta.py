@@ -67,10 +67,13 @@ class GameMeta:
     table: Mapping[str, Any] | None = None  # the table section of GameCreated (v1 additions)
     invitations: tuple[str | None, ...] = ()  # per seat open at creation: its code's hash
     hooks: bool = False  # a seat registered a webhook (``service.webhooks``)
+    # the creator chose the seed (or imported a log, which holds it): they can know every
+    # hidden card, and the summary says so to everyone (``seed_chosen``)
+    seed_chosen: bool = False
 
     def moved(self, version: int, head: str, progress: Progress) -> GameMeta:
         """This meta after a write: ``dataclasses.replace(self, version=..., head=...,
-        progress=...)``, which every move makes, without ``replace``'s inspection of all 18
+        progress=...)``, which every move makes, without ``replace``'s inspection of all 19
         fields (4-5 µs): the same fields, three of them new."""
         new = object.__new__(GameMeta)
         new.__dict__.update(self.__dict__, version=version, head=head, progress=progress)
@@ -136,6 +139,7 @@ def encode(meta: GameMeta) -> dict[str, str]:
         **({"imported_from": meta.imported_from} if meta.imported_from is not None else {}),
         **({"invitations": json.dumps(list(meta.invitations))} if meta.invitations else {}),
         **({"hooks": "1"} if meta.hooks else {}),
+        **({"seed_chosen": "1"} if meta.seed_chosen else {}),
         **({"verified": json.dumps(list(meta.verified))} if meta.verified else {}),
         **({"unsigned_undos": str(meta.unsigned_undos)} if meta.unsigned_undos else {}),
     }
@@ -181,6 +185,7 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
         table=config.get("table"),
         invitations=tuple(json.loads(stored.get("invitations") or "[]")),
         hooks=stored.get("hooks") == "1",
+        seed_chosen=stored.get("seed_chosen") == "1",
         verified=tuple(json.loads(stored.get("verified", "[]"))),
         unsigned_undos=int(stored.get("unsigned_undos", "0")),
     )

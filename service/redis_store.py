@@ -10,11 +10,15 @@ every script can declare all of its keys:
 - ``{g:ID}:undone``  list: JSON records of truncated events (the audit trail of undo);
 - ``{g:ID}:idem:*``  stored responses of idempotent POSTs (with a TTL).
 
-``games:index`` (a sorted set by creation time) lists the games; ``games:live`` (a sorted set:
+``games:index`` (a sorted set by creation time) lists the games, ``games:public`` the public
+ones, ``games:tokens`` (a hash: token hash -> game id) the games' token hashes (``service.store``
+says what the list of games reads them for); ``games:live`` (a sorted set:
 game id -> when a write last marked it live, ms) the live index of ``service.store``, and
-``games:live:filled`` says its one-time backfill is done.  They are the only keys shared by all
+``games:live:filled`` says its one-time backfill is done, ``games:migrated`` which other
+one-time backfills are.  They are the only keys shared by all
 (on a cluster each lives in a slot of its own; no script touches them with a game's keys: a
-write marks the game live with a ZADD of its own before its script).  The same
+write marks the game live with a ZADD of its own before its script; the list's indexes are
+written beside the script, as ``games:index`` always was).  The same
 class runs on a single Redis and on a Redis Cluster (``service.connections``).  It implements
 ``service.store.EventStore``; the meta's stored form is ``service.meta``'s.
 """
@@ -42,8 +46,11 @@ from service.meta import GameMeta, Progress
 from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Conflict, Loaded
 
 INDEX = "games:index"
+PUBLIC = "games:public"
+TOKENS = "games:tokens"
 LIVE = "games:live"
 LIVE_FILLED = "games:live:filled"
+MIGRATED = "games:migrated"  # a hash: one-time migration name -> when it ended (ms)
 MARKS_KEPT = 10_000  # games whose last live mark a process remembers (to skip the next)
 
 
@@ -413,21 +420,56 @@ class RedisEventStore:
         raw = self.r.get(keys(game_id)["idem"] + key)
         return json.loads(raw) if raw else None
 
-    def index(self, game_id: str, created_ms: int) -> None:
-        self.r.zadd(INDEX, {game_id: created_ms})
+    def index(
+        self, game_id: str, created_ms: int, public: bool = False, tokens: Sequence[str] = ()
+    ) -> None:
+        pipe = self.r.pipeline(transaction=False)  # one key each: any slot on a cluster
+        pipe.zadd(INDEX, {game_id: created_ms})
+        if public:
+            pipe.zadd(PUBLIC, {game_id: created_ms})
+        if tokens:
+            pipe.hset(TOKENS, mapping=dict.fromkeys(tokens, game_id))
+        pipe.execute()
 
-    def list_ids(self, start: int, count: int) -> list[str]:
+    def index_tokens(self, game_id: str, added: Sequence[str], removed: Sequence[str] = ()) -> None:
+        if added:
+            self.r.hset(TOKENS, mapping=dict.fromkeys(added, game_id))
+        if removed:
+            self.r.hdel(TOKENS, *removed)
+
+    def game_of(self, token_hash: str) -> str | None:
+        found = self.r.hget(TOKENS, token_hash)
+        return _s(found) if found is not None else None
+
+    def list_ids(self, start: int, count: int, public: bool = False) -> list[str]:
         """Game ids, newest first."""
-        return [_s(x) for x in self.r.zrevrange(INDEX, start, start + count - 1)]
+        key = PUBLIC if public else INDEX
+        return [_s(x) for x in self.r.zrevrange(key, start, start + count - 1)]
 
-    def count(self) -> int:
-        return int(self.r.zcard(INDEX))
+    def count(self, public: bool = False) -> int:
+        return int(self.r.zcard(PUBLIC if public else INDEX))
+
+    def rank(self, game_id: str, created_ms: int) -> int | None:
+        pipe = self.r.pipeline(transaction=False)
+        pipe.zscore(PUBLIC, game_id)
+        pipe.zcount(PUBLIC, f"({created_ms}", "+inf")
+        pipe.zrangebyscore(PUBLIC, created_ms, created_ms)  # ties: rarely more than none
+        listed, newer, ties = pipe.execute()
+        if listed is not None:
+            return None
+        return int(newer) + sum(1 for t in ties if _s(t) > game_id)
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]:
         pipe = self.r.pipeline(transaction=False)
         for gid in game_ids:
             pipe.hgetall(keys(gid)["meta"])
         return [_decoded({_s(a): _s(b) for a, b in m.items()}) for m in pipe.execute()]
+
+    def migrated(self, name: str) -> bool:
+        return bool(self.r.hexists(MIGRATED, name))
+
+    def mark_migrated(self, name: str) -> None:
+        self.r.hset(MIGRATED, name, str(time.time_ns() // 10**6))
 
     def live(self) -> dict[str, int] | None:
         if not self.r.exists(LIVE_FILLED):

@@ -20,6 +20,13 @@ key of its own, outside the per-game scripts, so that it works on a Redis Cluste
 - a store written before the index existed has no index: ``live()`` is None until a one-time
   backfill (``fill_live``, from the game index) is done.
 
+The list of games (``GET /games``) reads three indexes, each one key of its own as well:
+every game (``index``, the operator's list), the public ones (``index(..., public=True)``,
+everyone's list) and the games' token hashes (``index_tokens``: token hash -> game), so that
+a caller presenting a token also sees the unlisted game it holds a seat of (or hosts).  A token
+entry is only a hint: the list checks it against the game's meta (``service.listing``), so a
+stale one (a seat left since) lists nothing.
+
 A process may skip a mark it made less than half the grace ago (the Redis store does, to save
 the round trip on every move of a live game).  This is safe while the clocks of the API hosts
 and of the workers agree to within half the grace.
@@ -135,15 +142,41 @@ class EventStore(Protocol):
 
     def idempotent(self, game_id: str, key: str) -> dict[str, Any] | None: ...
 
-    def index(self, game_id: str, created_ms: int) -> None:
-        """List the game (newest first by ``created_ms``)."""
+    def index(
+        self, game_id: str, created_ms: int, public: bool = False, tokens: Sequence[str] = ()
+    ) -> None:
+        """List the game (newest first by ``created_ms``); ``public``: in the public index
+        too; ``tokens``: the hashes of its seat and host tokens (``index_tokens``)."""
         ...
 
-    def list_ids(self, start: int, count: int) -> list[str]:
-        """Game ids, newest first."""
+    def index_tokens(self, game_id: str, added: Sequence[str], removed: Sequence[str] = ()) -> None:
+        """Token hashes that now stand for a seat or the host of ``game_id`` (``added``), and
+        ones that no longer do (``removed``: a seat left)."""
         ...
 
-    def count(self) -> int: ...
+    def game_of(self, token_hash: str) -> str | None:
+        """The game a token hash was indexed for (a hint: check it against the meta)."""
+        ...
+
+    def migrated(self, name: str) -> bool:
+        """Whether the one-time migration ``name`` (a backfill of a newer index from the
+        metas, e.g. ``service.listing.backfill``) has run to its end on this store."""
+        ...
+
+    def mark_migrated(self, name: str) -> None:
+        """Record that the migration ``name`` ran to its end (after it, never before)."""
+        ...
+
+    def list_ids(self, start: int, count: int, public: bool = False) -> list[str]:
+        """Game ids, newest first (``public``: of the public index)."""
+        ...
+
+    def count(self, public: bool = False) -> int: ...
+
+    def rank(self, game_id: str, created_ms: int) -> int | None:
+        """How many public games ``list_ids(public=True)`` puts before a game created at
+        ``created_ms`` (newer, or as new with a greater id); None if the game is public."""
+        ...
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]: ...
 

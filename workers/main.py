@@ -50,7 +50,7 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from domain.engine import Job
-from service import clocks, webhooks
+from service import clocks, listing, webhooks
 from service.config import Settings
 from service.connections import connect
 from service.jobs import FUNCTIONS, QUEUES, RQJobQueue
@@ -189,6 +189,12 @@ def reconcile_forever(settings: Settings, every: float = 10.0, quiet_ms: int = 5
     events = connect(settings.redis_url or "")
     qconn = connect(settings.queue_redis_url) if settings.queue_redis_url else events
     store, jobs = RedisEventStore(events), RQJobQueue(qconn)
+    try:
+        listed = listing.backfill_once(store)
+        if listed is not None:
+            log.warning("listing: public and token indexes filled from %d stored games", listed)
+    except Exception:  # Redis away: the next start tries again
+        log.warning("listing backfill failed", exc_info=True)
     while True:
         time.sleep(every)
         try:

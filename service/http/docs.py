@@ -9,6 +9,11 @@
   the docs folder when the app is built: a request names one of them or gets 404, so no path
   from a request ever reaches the file system.
 
+Each page and file is read (and a page rendered) on its first request only, then answered from
+memory with an ``ETag`` (``compression.Built``): a flood of requests for a page costs what
+small answers cost, and a client that has it gets 304.  A page changed on disk is served
+once the process restarts.
+
 The docs folder is ``CHRONICLE_DOCS_DIR`` if set (the Docker image copies ``docs/`` there),
 else ``docs/`` beside the packages (a checkout or an editable install).
 """
@@ -20,9 +25,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, send_from_directory
+from flask import Blueprint, Response, abort
 from markdown_it import MarkdownIt
 from swagger_ui_bundle import swagger_ui_path
+
+from service.http.compression import Built
+from service.http.middleware import current_request
 
 PREFIX = "/api/v1/docs"
 ASSETS_URL = f"{PREFIX}/assets/"
@@ -93,11 +101,18 @@ def blueprint(root: Path | None = None) -> Blueprint:
     md = _renderer()
     bp = Blueprint("docs", __name__, url_prefix=PREFIX)
 
+    built: dict[str, Built] = {}  # a page or an asset, by its name in the URL, once built
+
     @bp.get("/assets/<name>")
     def asset(name: str) -> Response:
         if name not in _ASSETS:
             abort(404)
-        return send_from_directory(swagger_ui_path, name, max_age=86400)
+        done = built.get(name)
+        if done is None:
+            kind = "text/css" if name.endswith(".css") else "text/javascript"
+            body = (Path(swagger_ui_path) / name).read_bytes()
+            done = built[name] = Built.of(body, kind, max_age=86400)
+        return done.answer(current_request().environ)
 
     @bp.get("/<path:name>")
     def page(name: str) -> Response:
@@ -106,12 +121,20 @@ def blueprint(root: Path | None = None) -> Blueprint:
         path = found.get(key)
         if path is None:
             abort(404, description=f"no documentation page {name!r}; see {PREFIX}/{INDEX}")
-        text = path.read_text(encoding="utf-8")
-        if raw:
-            return Response(text, mimetype="text/markdown")
-        title = next((ln.lstrip("# ") for ln in text.splitlines() if ln.startswith("#")), key)
-        # Relative links resolve against the page's URL: pages under rules/ link to ../x.
-        doc = _PAGE.format(title=html.escape(title), prefix=PREFIX, name=key, body=md.render(text))
-        return Response(doc, mimetype="text/html")
+        done = built.get(name)  # only names of found pages get here: the dict stays small
+        if done is None:
+            done = built[name] = _built_page(path, key, raw, md)
+        return done.answer(current_request().environ)
 
     return bp
+
+
+def _built_page(path: Path, key: str, raw: bool, md: MarkdownIt) -> Built:
+    """A page as Markdown (``raw``) or rendered as HTML."""
+    text = path.read_text(encoding="utf-8")
+    if raw:
+        return Built.of(text.encode(), "text/markdown")
+    title = next((ln.lstrip("# ") for ln in text.splitlines() if ln.startswith("#")), key)
+    # Relative links resolve against the page's URL: pages under rules/ link to ../x.
+    doc = _PAGE.format(title=html.escape(title), prefix=PREFIX, name=key, body=md.render(text))
+    return Built.of(doc.encode(), "text/html")

@@ -153,14 +153,18 @@ def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict
 
 
 def http_error(error: HTTPException) -> Any:
-    """werkzeug/webargs errors; webargs' schema errors become 400 with the fields named."""
+    """werkzeug/webargs errors; webargs' schema errors become 400 with the fields named (and,
+    for one field, what is wrong with it: the message is what a person reads)."""
     status = error.code or 500
     data = getattr(error, "data", None) or {}
     messages = data.get("messages")
     if messages:
         fields = _flatten(messages)
         names = ", ".join(sorted(fields)) or "the request"
-        return jsonify(body("bad_request", f"invalid request: {names}", fields)), 400
+        said = next(iter(fields.values())) if len(fields) == 1 else None
+        said = said[0] if isinstance(said, list) and said else None
+        why = f" ({said})" if isinstance(said, str) else ""
+        return jsonify(body("bad_request", f"invalid request: {names}{why}", fields)), 400
     if status >= 500 and status != 503:  # 503: a server at its capacity says so
         log.error("unexpected server error: %s", error.name)
         return jsonify(body("internal", "internal error; it has been logged")), 500

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import request
+from flask import Request, request
 from flask.views import MethodView
 
-from service import lobby
+from service import auth, lobby
 from service.http import schemas as s
 from service.http.common import (
     AUTH,
@@ -49,18 +49,39 @@ class GamesResource(MethodView):
             table=lobby.table_section(body),
         )
 
-    @blp.doc(operationId="listGames")
+    @blp.doc(operationId="listGames", security=AUTH)
     @blp.arguments(s.ListQuery, location="query")
     @blp.response(200, s.GameList)
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
-        """Games, newest first, filtered by `game` and `status`, paged."""
+        """Games, newest first, filtered by `game` and `status`, paged: the public tables,
+        and a table created without `public` only to a caller holding one of its seat tokens
+        or its host token (and to the admin).  Anyone with its link may still watch it."""
         return chronicle().list_games(
-            query.get("game"), query.get("status"), query["page"], query["per_page"]
+            query.get("game"),
+            query.get("status"),
+            query["page"],
+            query["per_page"],
+            request.headers.get("Authorization"),
         )
+
+
+IMPORT_ENDPOINT = "games.ImportResource"
 
 
 @blp.route("/games/import")
 class ImportResource(MethodView):
+    """An import's body may be 16 MB (``service.app.MAX_IMPORT_BODY``), so who may import is
+    checked before it is read (``admit``, by the app's ``larger_imports`` hook, after the
+    rate limits and the import quota): anyone else is refused without it being read."""
+
+    @staticmethod
+    def admit(req: Request) -> None:
+        """Refuse (401) a caller who may not import: the admin token is needed, unless the
+        operator opened imports (``Chronicle.import_log`` checks the same again)."""
+        ch = chronicle()
+        if not ch.open_import:
+            auth.require_admin(req.headers.get("Authorization"), ch.admin_token)
+
     @blp.doc(operationId="importGame", responses={201: {"links": GAME_LINKS}})
     @blp.arguments(s.Export)
     @blp.response(201, s.Created)

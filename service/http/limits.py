@@ -1,9 +1,18 @@
 """Request limits: JSON nesting depth, and rate limits per token and per address.
 
+**What is checked first.**  A check that costs a request nothing comes before one that costs
+it something, so that a refused request costs the service as little as possible: the edge's
+limits on URL and headers (``edge.py``), the JSON content type, then the rate limits and
+quotas (one Redis call), then who the caller is where the route needs it (imports:
+``service/app.py``), then the body's size (Flask's ``MAX_CONTENT_LENGTH``, set in
+``service/app.py``, raised for imports only for a caller allowed to import: 413
+``payload_too_large``), and only then the body is read, scanned and parsed.
+
 **JSON depth.**  A JSON body may nest at most ``MAX_JSON_DEPTH`` arrays/objects deep (the
 deepest legitimate body, an exported log, nests seven).  Deeper bodies are refused
-with 400 ``bad_request`` before any parser recurses into them.  (The body size limits are
-Flask's ``MAX_CONTENT_LENGTH``, set in ``service/app.py``: 413 ``payload_too_large``.)
+with 400 ``bad_request`` before any parser recurses into them.  The scan (``json_depth``)
+neither backtracks nor allocates in proportion to the body: a window at a time, strings
+matched possessively.
 
 **Rate limits** (fixed windows, counters in the service's Redis: ``service/http/ratelimit.py``):
 
@@ -20,8 +29,10 @@ A request over a limit is answered ``429`` in the contract's error shape, code `
 request's counters cost one Redis round trip (one script call; no ``X-RateLimit-*`` headers),
 and a move's none of its own: on a single Redis they are counted by the move's append
 (``service.admission``, ``service.http.move_path``).
-Liveness, readiness and the API's own documentation are not limited (they must answer while
-everything else is busy).  Workers do not go through HTTP and are never limited.
+Only liveness and readiness are not limited (they must answer while everything else is busy,
+and they cost nothing); everything else counts, the API's documents and ``/metrics``
+included: no path lets one address make a process work without limit.  Workers do not go
+through HTTP and are never limited.
 
 The counters live in the same Redis as the events, through the same client (so ``redis://``,
 ``rediss://``, ``unix://`` and cluster URLs all work, with the same timeouts).  If
@@ -53,11 +64,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import itertools
 import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from itertools import accumulate
 from typing import Any
 
 from flask import Flask
@@ -76,7 +87,7 @@ DEFAULT_CREATE_QUOTA = "20/minute;200/hour;1000/day"
 DEFAULT_IMPORT_QUOTA = "10/minute;50/hour;200/day"
 QUOTA_PATHS = {"create": "/api/v1/games", "import": "/api/v1/games/import"}
 OFF = frozenset({"off", "none", "0", "false", "no"})
-UNLIMITED_PATHS = ("/healthz", "/readyz", "/metrics", "/api/v1/openapi.json", "/api/v1/docs")
+UNLIMITED_PATHS = frozenset({"/healthz", "/readyz"})  # exactly these paths
 KEY_PREFIX = "chronicle-rl"
 
 
@@ -125,20 +136,60 @@ def address_key(address: str | None = None) -> str:
 
 
 def unlimited(method: str, path: str) -> bool:
-    return path.startswith(UNLIMITED_PATHS) or method == "OPTIONS"
+    return path in UNLIMITED_PATHS or method == "OPTIONS"
 
 
 MAX_JSON_DEPTH = 32
-_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKETS = re.compile(rb"[\[\]{}]")
+_WINDOW = 1 << 14  # bytes scanned at a time: the scan's own memory is a few of these
+# A JSON string, possessively: no backtracking, and nothing kept per character or per escape.
+_STRING = rb'"[^"\\]*+(?:\\.[^"\\]*+)*+"'
+_STRINGS = re.compile(_STRING, re.DOTALL)
+# The longest start of a text made of whole strings and what lies between them.
+_WHOLE = re.compile(rb'[^"]*+(?:' + _STRING + rb'[^"]*+)*+', re.DOTALL)
+_STEPS = bytes.maketrans(b"[{]}", b"\x01\x01\xff\xff")  # +1 and -1 as signed bytes
+_NOT_STRUCTURE = bytes(sorted(set(range(256)) - set(b'[]{}"')))
 
 
-def json_depth(body: bytes) -> int:
-    """How deep the arrays and objects of a JSON text nest (strings skipped), without
-    parsing it: a linear scan that cannot recurse."""
-    brackets = _BRACKETS.findall(_STRING.sub(b"", body))
-    steps = (1 if b in (b"[", b"{") else -1 for b in brackets)
-    return max(itertools.accumulate(steps, initial=0))
+def json_depth(body: bytes, limit: int | None = None) -> int:
+    """How deep the arrays and objects of a JSON text nest (strings skipped), without parsing
+    it; past ``limit`` it stops and returns a depth over ``limit`` (not necessarily the
+    deepest).
+
+    The body may be hostile (16 MB of ``[``, or of ``"``), so the scan keeps a window's worth
+    of memory whatever the body, and neither backtracks nor recurses.  A window ends where a
+    string does not (``_WHOLE``; a string longer than a window is skipped whole, by a regular
+    expression that keeps nothing per character).  In a window, escaped backslashes and then
+    escaped quotes are dropped, then everything but brackets and quotes; what lies between
+    a quote and the next is a string's, dropped too; the brackets left become +1/-1 steps
+    whose running sum is the depth (not summed where the window's openers cannot go deeper
+    than the deepest seen).  A string never closed ends the scan: nothing after it is
+    structure, and the parser refuses the body."""
+    depth = deepest = 0
+    pos, end = 0, len(body)
+    while pos < end:
+        whole = _WHOLE.match(body, pos, min(pos + _WINDOW, end))
+        stop = whole.end() if whole is not None else pos  # it always matches (maybe nothing)
+        if stop == pos:  # a string longer than what is left of the window starts here
+            string = _STRINGS.match(body, pos)
+            if string is None:
+                break
+            pos = string.end()
+            continue
+        window = body[pos:stop]
+        if b"\\" in window:  # a run of backslashes in a string starts with an escape
+            window = window.replace(b"\\\\", b"").replace(b'\\"', b"")
+        window = window.translate(None, _NOT_STRUCTURE)
+        if b'"' in window:  # whole strings only: every other piece is outside them
+            window = b"".join(window.split(b'"')[::2])
+        opens = window.count(b"[") + window.count(b"{")
+        if depth + opens > deepest:
+            steps = memoryview(window.translate(_STEPS)).cast("b")
+            deepest = max(deepest, max(accumulate(steps, initial=depth)))
+        depth += 2 * opens - len(window)
+        if limit is not None and deepest > limit:
+            break
+        pos = stop
+    return deepest
 
 
 def surely_shallow(body: bytes) -> bool:
@@ -150,23 +201,27 @@ def surely_shallow(body: bytes) -> bool:
 def _refuse_deep_json() -> None:
     req = current_request()
     if req.content_length and req.is_json:
-        body = req.get_data(cache=True)
+        body = req.get_data(cache=True)  # the size limit is checked first (werkzeug's stream)
         if surely_shallow(body):
             return
-        depth = json_depth(body)
-        if depth > MAX_JSON_DEPTH:
+        if json_depth(body, MAX_JSON_DEPTH) > MAX_JSON_DEPTH:
             raise BadAction(
-                f"the JSON body is nested too deeply ({depth} levels; at most {MAX_JSON_DEPTH})",
+                f"the JSON body is nested too deeply (more than {MAX_JSON_DEPTH} levels)",
                 {"body": [f"nested deeper than {MAX_JSON_DEPTH} levels"]},
             )
+
+
+def install_depth(app: Flask) -> None:
+    """Refuse too deep JSON bodies: the first hook that reads the body, so registered after
+    the checks that cost no reading (the limits, who is calling, the size)."""
+    app.before_request(_refuse_deep_json)
 
 
 def install(
     app: Flask, client: Any, env: Mapping[str, str] = os.environ, defaults: bool = True
 ) -> Counters | None:
-    """Refuse too deep JSON bodies; limit ``app``'s requests per token and per address
-    (returns the counters, or None if both rate limits are off)."""
-    app.before_request(_refuse_deep_json)
+    """Limit ``app``'s requests per token and per address, and the quotas (returns the
+    counters, or None if every limit is off); before any hook that reads the body."""
     per_token, per_address = configured(env, defaults)
     quota = {kind: Limit.parse(q) for kind, q in quotas(env, defaults).items()}
     if not (per_token or per_address or quota):

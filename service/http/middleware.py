@@ -36,8 +36,9 @@ page of any site make a visitor's browser create or import games with a "simple"
 request (``text/plain`` or form content types need no CORS preflight; JSON does), which CORS
 by configuration is meant to govern.  A POST without a body is left to its schema.
 
-**``/metrics``** serves the Prometheus text (``service/observability.py``).  It is not rate
-limited and holds no game id, token or state.
+**``/metrics``** serves the Prometheus text (``service/observability.py``).  It holds no game
+id, token or state.  It is rate limited per address like every path but the health checks
+(a scraper asks a few times a minute; building the text costs a request something).
 """
 
 from __future__ import annotations

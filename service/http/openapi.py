@@ -7,10 +7,10 @@
   including routes added later, with no per-endpoint work): 400 for a request with a body or
   parameters, 401/403 for one that takes a bearer token, 404 under a game, 409 for a write
   under a game, 412 with an ``If-Match`` header, 408 and 413 with a body, 422 with an
-  ``Idempotency-Key`` or where the operation declares it, 429 unless the route is not
-  rate-limited, 503 unless it never touches Redis, 507 for writes.  Each response lists the
-  codes of its status, from the one table (``errors.ERRORS``), whose closed enum the error
-  schema carries.
+  ``Idempotency-Key`` or where the operation declares it, 429 but on the health checks (the
+  only paths the rate limits exempt: ``limits.UNLIMITED_PATHS``), 503 unless it never
+  touches Redis, 507 for writes.  Each response lists the codes of its status, from the one
+  table (``errors.ERRORS``), whose closed enum the error schema carries.
 - **Creation**: what ``POST /games`` checks beyond marshmallow's fields is documented too, so
   a schema-valid creation is accepted (``creation_rules``, after the blueprints): a seat is
   ``NamedSeat`` or ``OpenSeat`` (a name is required unless the seat is open, and an open
@@ -83,7 +83,7 @@ def error_statuses(path: str, method: str, operation: dict[str, Any]) -> list[in
         out |= {408, 413}  # a body too slow to come (``service.http1``), or too large
     if _header(operation, "idempotency-key") or 422 in declared:
         out.add(422)
-    if not path.startswith(limits.UNLIMITED_PATHS):
+    if path not in limits.UNLIMITED_PATHS:
         out.add(429)
     if path not in NO_REDIS:
         out.add(503)

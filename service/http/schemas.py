@@ -12,6 +12,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from domain import games
 from domain import table as tables
 from domain.engine import ACTIVE, FINISHED, SCORING
+from service import invisible
 from service.http.errors import ERRORS
 
 
@@ -30,6 +31,21 @@ class _Printable(validate.Regexp):
     def __call__(self, value: Any) -> Any:
         if not isinstance(value, str) or self.PATTERN.fullmatch(value) is None:
             raise ValidationError(self._format_error(value))
+        return value
+
+
+class _Visible(validate.Validator):
+    """No invisible or reordering character (``service.invisible``: the one check of names
+    and chat lines, so that a name cannot be made to read as another); ``line``: a chat
+    line's text, which keeps the joiners of emoji and of some scripts."""
+
+    def __init__(self, line: bool = False) -> None:
+        self.line = line
+
+    def __call__(self, value: Any) -> Any:
+        why = invisible.problem(value, self.line) if isinstance(value, str) else None
+        if why is not None:
+            raise ValidationError(why)
         return value
 
 
@@ -58,7 +74,7 @@ class StrictBool(fields.Bool):
         return value
 
 
-NAME = [validate.Length(min=1, max=64), _Printable()]
+NAME = [validate.Length(min=1, max=64), _Printable(), _Visible()]
 # Versions are counted in a Redis stream id (64-bit); no game comes near this bound, and a
 # request past it is refused here rather than by Redis.
 MAX_VERSION = 1_000_000_000
@@ -152,7 +168,11 @@ class CreateGame(Schema):
     seed = fields.Str(
         load_default=None,
         validate=validate.Length(min=1, max=256),
-        metadata={"description": "optional: a seed chosen by the creator (reproducible games)"},
+        metadata={
+            "description": "optional: a seed chosen by the creator (reproducible games); the "
+            "summary then says `seed_chosen`.  A server with CHRONICLE_CHOSEN_SEEDS=solo takes "
+            "it only at a table of one person and bots"
+        },
     )
     public = StrictBool(
         load_default=None, metadata={"description": "listed in the lobby (status waiting)"}
@@ -232,6 +252,13 @@ class Summary(Schema):
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Nested(Result)
     seed_commitment = fields.Str(required=True)
+    seed_chosen = fields.Bool(
+        required=True,
+        metadata={
+            "description": "the host chose the seed (or imported the log, which holds it): "
+            "they may know every hidden card"
+        },
+    )
     created_at = fields.Str(required=True)
     updated_at = fields.Str(required=True)
     public = fields.Bool()
@@ -247,7 +274,10 @@ class GameList(Schema):
     games = fields.List(fields.Nested(Summary), required=True)
     page = fields.Int(required=True)
     per_page = fields.Int(required=True)
-    total = fields.Int(required=True, metadata={"description": "games matching the filters"})
+    total = fields.Int(
+        required=True,
+        metadata={"description": "games matching the filters that the caller may see"},
+    )
 
 
 class ListQuery(Schema):
@@ -467,7 +497,10 @@ _CHAT_TEXT = validate.Regexp(
 
 
 class ChatIn(Schema):
-    text = fields.Str(required=True, validate=[validate.Length(min=1, max=500), _CHAT_TEXT])
+    text = fields.Str(
+        required=True,
+        validate=[validate.Length(min=1, max=500), _CHAT_TEXT, _Visible(line=True)],
+    )
     room = fields.Str(load_default=None, validate=validate.OneOf(["players", "spectators"]))
     name = fields.Str(load_default=None, validate=NAME, metadata={"description": "spectators"})
 

@@ -15,6 +15,7 @@ which starts with byte 0xED.  A body with neither ``\\u`` nor 0xED is not walked
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from flask import Flask
 from domain.errors import BadAction
 from service.http.middleware import current_request
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
 READ_HEADERS = (  # (name, its WSGI key)
     ("Authorization", "HTTP_AUTHORIZATION"),
     ("Idempotency-Key", "HTTP_IDEMPOTENCY_KEY"),
@@ -31,12 +33,11 @@ READ_HEADERS = (  # (name, its WSGI key)
 
 
 def problem(value: str) -> str | None:
-    """Why ``value`` is not acceptable text, or None."""
+    """Why ``value`` is not acceptable text, or None.  Nothing is copied: an ASCII string
+    (known without reading it) holds no surrogate, and another is searched, not encoded."""
     if "\x00" in value:
         return "contains a NUL character"
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
+    if not value.isascii() and _SURROGATE.search(value):
         return "is not valid Unicode (a lone surrogate)"
     return None
 

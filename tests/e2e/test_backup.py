@@ -146,7 +146,9 @@ def test_backup_then_restore_gives_back_every_game(
         said = api.get(f"/api/v1/games/{live}/chat", games[live][0]).json()["lines"]
         assert [c.get("text") for c in said] == ["good luck", "you too", None]
         assert said[2]["hidden"] is True
-        assert api.get("/api/v1/games").json()["total"] == 3
+        assert api.get("/api/v1/games", "test-admin-token").json()["total"] == 3
+        # unlisted tables: listed to their seats again (the restore indexed their tokens)
+        assert [g["id"] for g in api.get("/api/v1/games", games[live][0]).json()["games"]] == [live]
         # once more: every game is already there (same head), nothing is doubled
         again = cli("restore", str(backup), redis_url=dst_url)
         assert again.returncode == 0 and "restored 0 games" in again.stdout, again.stderr

@@ -97,9 +97,11 @@ def test_per_address_limit(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     other = app.test_client()
     other.environ_base["REMOTE_ADDR"] = "192.0.2.7"
     assert other.get(f"/api/v1/games/{gid}").status_code == 200
-    # health, readiness and the API document are never limited
-    for path in ("/healthz", "/readyz", "/api/v1/openapi.json"):
+    # only health and readiness are never limited: the documents the API serves count too
+    for path in ("/healthz", "/readyz"):
         assert c.get(path).status_code == 200, path
+    for path in ("/api/v1/openapi.json", "/api/v1/docs", "/api/v1/docs/contract", "/metrics"):
+        assert_limited(c.get(path), "8 per 1 minute")
 
 
 def test_limits_can_be_turned_off_and_are_checked(

@@ -130,5 +130,5 @@ def test_undo_export_and_import_round_trip() -> None:
     assert ch.export(copy["id"], Caller(SPECTATOR))["undone"] == doc["undone"]
     audit = ch.audit(copy["id"], Caller(SPECTATOR))
     assert audit["chain_ok"] and audit["head_hash"] == doc["head_hash"]
-    listed = ch.list_games("artus", "finished", 1, 10)
+    listed = ch.list_games("artus", "finished", 1, 10, "Bearer admin")  # unlisted: the admin
     assert listed["total"] == 2 and {g["id"] for g in listed["games"]} == {gid, copy["id"]}

@@ -11,7 +11,7 @@ import {
   takeFragment,
 } from "./api.js";
 import { GAME_NAMES } from "./games.js";
-import { $, $$, copy, html, mount, notice, plural } from "./ui.js";
+import { $, $$, copy, html, mount, notice, plural, seedChosenNote } from "./ui.js";
 
 const TURN_TIMES = [
   ["", "no clock"],
@@ -320,6 +320,8 @@ async function showWaiting() {
   }
 }
 
+// The public games only: the server lists a table created without "public" to its seats, its
+// host and the admin, and this list asks with no token ("My games" keeps this browser's own).
 async function showRecent() {
   const el = $("#recent");
   try {
@@ -366,6 +368,7 @@ export async function join(id) {
     html`<h1>Join a table of ${GAME_NAMES[summary.game] || summary.game}</h1>
       <section class="card">
         <p>Seats: ${summary.seats.map((s) => (s.open ? "open" : s.name)).join(" · ")} · ${summary.status}</p>
+        ${seedChosenNote(summary)}
         ${mine && Object.keys(mine.seats).length
           ? html`<p>This browser already holds a seat here. <a href="/play/${id}">Go to the table</a></p>`
           : ""}

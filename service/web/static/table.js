@@ -2,7 +2,19 @@
 import { api, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { Live } from "./live.js";
-import { $, $$, clearNotice, fmtTime, html, keyClicks, morph, mount, notice, until } from "./ui.js";
+import {
+  $,
+  $$,
+  clearNotice,
+  fmtTime,
+  html,
+  keyClicks,
+  morph,
+  mount,
+  notice,
+  seedChosenNote,
+  until,
+} from "./ui.js";
 
 const SEAT_EVENTS = new Set([
   "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "GameFinished", "GameAbandoned",
@@ -69,6 +81,7 @@ function layout() {
           <a href="/replay/${S.id}" class="button small">Replay</a>
           <a href="/" class="button small">Lobby</a>
         </div>
+        ${seedChosenNote(S.summary)}
       </div>
       <div class="table-grid">
         <section class="board-wrap" aria-label="the board">

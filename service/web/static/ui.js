@@ -104,6 +104,13 @@ export function keyClicks(root) {
 
 export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
+/** The line every seat and every joiner sees at a table whose host chose the seed (the
+ *  summary's seed_chosen): whoever knows the seed can know every hidden card. */
+export const seedChosenNote = (summary) =>
+  summary && summary.seed_chosen
+    ? html`<p class="seed-chosen" role="note">The host chose the deal (a fixed seed): they may know every hidden card.</p>`
+    : "";
+
 /** Like mount, but patches the existing nodes in place (attributes, text) and replaces only
  *  the nodes that changed kind.  A board redrawn this way keeps every unchanged SVG text node,
  *  so the browser lays out only what moved (SVG text layout dominates a redraw), and keyboard
