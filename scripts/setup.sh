@@ -15,13 +15,20 @@ if [ ! -f "$stamp" ]; then
   rm -f .venv/.installed-* && touch "$stamp"
 fi
 # The browser tests drive Debian's chromium through Playwright (never a downloaded browser);
-# the README's walk-through (run by a test) uses curl and jq.
+# the README's walk-through (run by a test) uses curl and jq; the proxy test runs nginx with
+# docker/nginx.conf as its own process (the package's system service is not started here).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"
 command -v jq > /dev/null || missing="$missing jq"
 command -v curl > /dev/null || missing="$missing curl"
+command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
+    # policy-rc.d exit 101: the packages' services are not started (nginx would take port 80)
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d && chmod +x /usr/sbin/policy-rc.d
+      trap 'rm -f /usr/sbin/policy-rc.d' EXIT
+    fi
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $missing > /dev/null
   else
     echo "note: missing:$missing (as root: apt-get install -y$missing);" \
