@@ -220,9 +220,11 @@ def test_a_bad_trusted_proxy_entry_stops_the_app() -> None:
         middleware.trusted_proxies({"CHRONICLE_TRUSTED_PROXIES": "10.0.0.1, 10.0.0.300"})
 
 
-def test_metrics_are_not_rate_limited(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> None:
+def test_metrics_count_against_the_address_like_every_path_but_the_health_checks(
+    monkeypatch: pytest.MonkeyPatch, redis_url: str
+) -> None:
     monkeypatch.setenv("CHRONICLE_RATE_LIMIT_ADDRESS", "2/minute")
     c = create_app(settings(redis_url)).test_client()
     c.environ_base["REMOTE_ADDR"] = f"198.51.100.{secrets.randbelow(250)}"
-    for _ in range(5):
-        assert c.get("/metrics").status_code == 200
+    assert [c.get("/metrics").status_code for _ in range(3)] == [200, 200, 429]
+    assert [c.get(p).status_code for p in ("/healthz", "/readyz") * 3] == [200] * 6
