@@ -432,12 +432,43 @@ class Export(Schema):
     chat = fields.List(fields.Dict(), load_default=list, validate=validate.Length(max=100_000))
 
 
+class CatalogWords(Schema):
+    """What a person reads about an option, an option's value or a bot."""
+
+    label = fields.Str(required=True, metadata={"description": "a short name, e.g. `Basic`"})
+    description = fields.Str(required=True, metadata={"description": "a sentence or two"})
+
+
+class CatalogOption(CatalogWords):
+    values = fields.List(fields.Str(), required=True)
+    default = fields.Str(required=True, metadata={"description": "the first of `values`"})
+    choices = fields.Dict(
+        keys=fields.Str(),
+        values=fields.Nested(CatalogWords),
+        required=True,
+        metadata={"description": "per value of `values`: its label and description"},
+    )
+
+
 class CatalogGame(Schema):
     id = fields.Str(required=True)
     name = fields.Str(required=True)
+    description = fields.Str(
+        required=True, metadata={"description": "the game for a person: theme, length, players"}
+    )
+    rules = fields.Str(
+        required=True,
+        metadata={"description": "the path of its rules for players: `/api/v1/docs/rules/<id>`"},
+    )
     players = fields.Dict(keys=fields.Str(), values=fields.Int(), required=True)
-    options = fields.Dict(required=True)
+    options = fields.Dict(keys=fields.Str(), values=fields.Nested(CatalogOption), required=True)
     bots = fields.List(fields.Str(), required=True)
+    bot_levels = fields.Dict(
+        keys=fields.Str(),
+        values=fields.Nested(CatalogWords),
+        required=True,
+        metadata={"description": "per name of `bots`: its label and how it plays"},
+    )
     actions = fields.Dict(required=True)
 
 

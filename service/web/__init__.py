@@ -8,17 +8,25 @@ page addresses out of other sites' logs.  The Content-Security-Policy allows scr
 connections from this origin only, with no inline script or style, so an injected string can
 never run.  Static files are served gzip-compressed when the browser accepts it (compressed once
 per file and kept in memory: the files are small and change only with a new release).
+
+The rules page (``/rules/<game>``) is rendered here from the players' rules the API serves at
+``/api/v1/docs/rules/<game>`` (``service.http.docs``), with a table of contents and an anchor
+per rule id (``/rules/artus#AR-3``): it needs no script, and the same CSP holds.
 """
 
 from __future__ import annotations
 
 import gzip
+import html
 import mimetypes
 import threading
 import zlib
 from pathlib import Path
 
 from flask import Blueprint, Response, abort, request
+
+from domain import games
+from service.http import docs
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -73,6 +81,10 @@ def _file(path: Path) -> tuple[bytes, bytes]:
 def _send(path: Path) -> Response:
     raw, packed = _file(path)
     kind = TYPES.get(path.suffix) or mimetypes.guess_type(path.name)[0] or "text/plain"
+    return _answer(raw, packed, kind)
+
+
+def _answer(raw: bytes, packed: bytes, kind: str) -> Response:
     gz = "gzip" in request.headers.get("Accept-Encoding", "")
     resp = Response(packed if gz else raw, content_type=kind)
     if gz:
@@ -106,3 +118,79 @@ def asset(name: str) -> Response:
     if STATIC not in path.parents or not path.is_file():
         abort(404)
     return _send(path)
+
+
+_RULES_PAGE = """<!doctype html>
+<html lang="{lang}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title} - Chronicle</title>
+<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/style.css">
+</head>
+<body>
+<header class="top">
+  <a href="/" class="brand" aria-label="Chronicle: the lobby"><img src="/assets/icon.svg" alt="" \
+width="24" height="24"> Chronicle</a>
+  <nav id="nav" aria-label="the rules of each game">{games}</nav>
+</header>
+<main id="app" class="rules-page">
+<div class="rules-intro rules">
+<h1>{title}</h1>
+{intro}
+</div>
+<nav class="rules-toc" aria-labelledby="toc-h"><details open><summary id="toc-h">Contents</summary>
+<ol>{toc}</ol></details></nav>
+<article class="rules">
+{body}
+<p class="muted rules-foot">For developers: <a href="{digest}">the rules digest</a> (action ids, \
+the public view). <a href="/">Back to the lobby</a></p>
+</article>
+</main>
+</body>
+</html>
+"""
+_rules_built: dict[tuple[str, str], tuple[bytes, bytes]] = {}  # (game, language): a found game's
+
+
+def _rules_page(game: str, lang: str, page: docs.Rendered) -> tuple[bytes, bytes]:
+    """The page bytes, plain and gzipped, built once per game and language."""
+    hit = _rules_built.get((game, lang))
+    if hit is None:
+        toc = []
+        for level, anchor, words in page.sections:
+            cls = "toc-sub" if level > 2 else "toc-top"
+            toc.append(
+                f'<li class="{cls}"><a href="#{html.escape(anchor)}">{html.escape(words)}</a></li>'
+            )
+        here = ' aria-current="page"'
+        links = " ".join(
+            f'<a href="/rules/{g.id}"{here if g.id == game else ""}>{html.escape(g.name)}</a>'
+            for g in games.GAMES.values()
+        )
+        text = _RULES_PAGE.format(
+            lang=lang,
+            title=html.escape(page.title),
+            games=links,
+            toc="".join(toc),
+            intro=page.intro,
+            body=page.rest,
+            digest=f"{docs.PREFIX}/{docs.DIGESTS}/{game}",
+        )
+        raw = text.encode()
+        hit = _rules_built[(game, lang)] = (raw, gzip.compress(raw, 9, mtime=0))
+    return hit
+
+
+@pages.get("/rules/<game>")
+def rules(game: str) -> Response:
+    """A game's rules for players, the language from ``?lang=`` (English until others ship)."""
+    found = docs.players_rules(game, request.args.get("lang"))
+    if found is None:
+        abort(404, description=f"no rules for a game {game!r}")
+    lang, page = found
+    raw, packed = _rules_page(game, lang, page)
+    resp = _answer(raw, packed, TYPES[".html"])
+    resp.headers["Content-Language"] = lang
+    return resp

@@ -1,6 +1,8 @@
 """The documentation works offline: the Swagger UI page rendered by Debian's Chromium with every
 host but loopback unresolvable lists the API's operations, and the shipped docs/ pages (the
-contract, the rules digests) are served as HTML and Markdown and linked from the OpenAPI text."""
+contract, the players' rules, the rules digests) are served as HTML and Markdown and linked from
+the OpenAPI text.  The players' rules anchor every rule id a refusal can name, and the catalog
+carries the words a person reads about each game, option and bot."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from service.http import docs
 from tests.conftest import ROOT
 
 CHROMIUM = "/usr/bin/chromium"
+GAMES = {"artus": "AR", "kings-and-castles": "KC", "lancaster": "LA"}  # id -> rule id prefix
 # Offline: any name but loopback fails to resolve, so an asset from a CDN could not load.
 OFFLINE = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
@@ -76,9 +79,12 @@ def test_the_swagger_ui_assets_come_from_the_package(server_url: str) -> None:
     ("page", "source", "heading"),
     [
         ("contract", "contract.md", "Chronicle HTTP contract (v1)"),
-        ("rules/artus", "rules/artus.md", "Artus"),
-        ("rules/kings-and-castles", "rules/kings-and-castles.md", "Kings and Castles"),
-        ("rules/lancaster", "rules/lancaster.md", "Lancaster"),
+        ("digests/artus", "digests/artus.md", "Artus"),
+        ("digests/kings-and-castles", "digests/kings-and-castles.md", "Kings and Castles"),
+        ("digests/lancaster", "digests/lancaster.md", "Lancaster"),
+        ("rules/artus", "rules/artus.en.md", "Artus: the rules"),
+        ("rules/kings-and-castles", "rules/kings-and-castles.en.md", "Kings and Castles: the"),
+        ("rules/lancaster", "rules/lancaster.en.md", "Lancaster: the rules"),
         ("index", "README.md", "Chronicle documentation"),
     ],
 )
@@ -94,7 +100,7 @@ def test_the_shipped_docs_are_served(server_url: str, page: str, source: str, he
 
 def test_the_index_links_every_page_and_the_openapi_text_links_the_docs(server_url: str) -> None:
     index = requests.get(f"{server_url}/api/v1/docs/index", timeout=10).text
-    for href in ("contract", "rules/artus", "rules/kings-and-castles", "rules/lancaster"):
+    for href in ("contract", *(f"{kind}/{g}" for kind in ("rules", "digests") for g in GAMES)):
         assert f'href="{href}"' in index
         assert requests.get(f"{server_url}/api/v1/docs/{href}", timeout=10).status_code == 200
     spec = requests.get(f"{server_url}/api/v1/openapi.json", timeout=10).json()
@@ -102,8 +108,87 @@ def test_the_index_links_every_page_and_the_openapi_text_links_the_docs(server_u
     for link in re.findall(r"\]\((/api/v1/docs/[^)]+)\)", description):
         assert requests.get(server_url + link, timeout=10).status_code == 200, link
     assert "/api/v1/docs/contract" in description and "shared/" not in description
+    for game in GAMES:  # the players' rules and the digests, both linked
+        assert f"/api/v1/docs/rules/{game})" in description
+        assert f"/api/v1/docs/digests/{game})" in description
     missing = requests.get(f"{server_url}/api/v1/docs/rules/chess", timeout=10)
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+
+
+def raised_rule_ids(game: str) -> set[str]:
+    """Every rule id the game's code can name in a refusal (``IllegalAction("AR-3", ...)`` and
+    the ids its tables of checks hold), read from its package's source."""
+    package = ROOT / "domain" / "games" / game.replace("-", "_")
+    prefix = GAMES[game]
+    found = set()
+    for path in package.glob("*.py"):
+        found |= set(re.findall(rf'"({prefix}-\d+(?:\.\d+)*)"', path.read_text()))
+    return found
+
+
+def digest_rule_ids(game: str) -> set[str]:
+    """The ids the developers' digest defines: its headings and its ``- AR-4.1 ...`` items."""
+    text = (ROOT / "docs" / "digests" / f"{game}.md").read_text()
+    prefix = GAMES[game]
+    return set(re.findall(rf"^(?:#+ |- )({prefix}-\d+(?:\.\d+)*)\b", text, re.M))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_players_rules_anchor_every_rule_a_refusal_names(server_url: str, game: str) -> None:
+    raised = raised_rule_ids(game)
+    assert len(raised) >= 8, raised  # the grep found the game's refusals
+    wanted = raised | digest_rule_ids(game)
+    for url in (
+        f"/api/v1/docs/rules/{game}",
+        f"/api/v1/docs/rules/{game}?lang=en",
+        f"/rules/{game}",
+    ):
+        page = requests.get(server_url + url, timeout=10)
+        assert page.status_code == 200, url
+        assert page.headers["Content-Language"] == "en"
+        anchors = set(re.findall(r'<h[23] id="([^"]+)"', page.text))
+        assert wanted <= anchors, (url, sorted(wanted - anchors))
+    # The Markdown marks each section with its id; no developer's words reach a player.
+    md = requests.get(f"{server_url}/api/v1/docs/rules/{game}.md", timeout=10)
+    assert md.status_code == 200 and md.headers["Content-Language"] == "en"
+    for rule in wanted:
+        assert f"({rule})" in md.text, rule
+    for developer_word in ("seed", ".json", "action id", "`", "place_knight", "end_attacks"):
+        assert developer_word not in md.text, developer_word
+    # A language not written yet is answered in English, and says so.
+    ja = requests.get(f"{server_url}/api/v1/docs/rules/{game}.md?lang=ja", timeout=10)
+    assert ja.text == md.text and ja.headers["Content-Language"] == "en"
+
+
+def test_the_rules_page_is_a_page_of_the_site(server_url: str) -> None:
+    page = requests.get(f"{server_url}/rules/artus", timeout=10)
+    assert page.status_code == 200 and page.headers["Content-Type"].startswith("text/html")
+    assert "script-src 'self'" in page.headers["Content-Security-Policy"]
+    assert "<style" not in page.text and "<script" not in page.text and "style=" not in page.text
+    assert '<a href="#AR-4.1">' in page.text  # the table of contents
+    assert 'href="/api/v1/docs/digests/artus"' in page.text
+    for game in GAMES:
+        assert f'href="/rules/{game}"' in page.text
+    missing = requests.get(f"{server_url}/rules/chess", timeout=10)
+    assert missing.status_code == 404
+
+
+def test_the_catalog_describes_each_game_option_and_bot_in_words(server_url: str) -> None:
+    got = requests.get(f"{server_url}/api/v1/catalog", timeout=10)
+    assert got.status_code == 200
+    for g in got.json()["games"]:
+        assert len(g["description"]) > 100, g["id"]
+        assert g["rules"] == f"/api/v1/docs/rules/{g['id']}"
+        assert requests.get(server_url + g["rules"], timeout=10).status_code == 200
+        for name, option in g["options"].items():
+            assert option["label"] and option["label"] != name, (g["id"], name)
+            assert len(option["description"]) > 20, (g["id"], name)
+            assert set(option["choices"]) == set(option["values"]), (g["id"], name)
+            for value, words in option["choices"].items():
+                assert words["label"] != value and len(words["description"]) > 10, value
+        assert set(g["bot_levels"]) == set(g["bots"])
+        for bot, words in g["bot_levels"].items():
+            assert words["label"] != bot and len(words["description"]) > 20, bot
 
 
 def test_no_pointer_to_files_a_clone_does_not_have() -> None:

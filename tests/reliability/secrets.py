@@ -1,7 +1,7 @@
 """What a seat may not see, computed from the FULL state, one function per game; and the check
 that a response document shows none of it.
 
-Each game's rules digest (``docs/rules/*.md``) names its hidden information:
+Each game's rules digest (``docs/digests/*.md``) names its hidden information:
 
 - Artus (AR-8): other seats' hands, every pile's cards (and a draw's card, to the others).
 - Kings and Castles (KC-8): each colour's exact money, to every seat but its owner, until the

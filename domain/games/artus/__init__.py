@@ -1,6 +1,6 @@
 """Artus (Artus and the Knights of the Round Table): the complete rules, basic and advanced.
 
-Rules digest: ``docs/rules/artus.md`` (rule ids AR-1..AR-10); component data: ``data.json``
+Rules digest: ``docs/digests/artus.md`` (rule ids AR-1..AR-10); component data: ``data.json``
 (copied unchanged, with its provenance note).  Modules: ``data`` (data as constants), ``board``
 (public board, card resolution, displacement), ``state`` (the state), ``events`` (event and
 phase names), ``actions`` (legal plays and their checks), ``rules`` (set-up, turns,

@@ -1,5 +1,5 @@
 """Kings and Castles (game id ``kings-and-castles``), after the rules digest KC-1 ... KC-10
-(``docs/rules/kings-and-castles.md``).
+(``docs/digests/kings-and-castles.md``).
 
 Modules: ``data`` (components, data.json), ``state`` (the state dataclass), ``events`` (event
 and phase names), ``setup`` (KC-2), ``draws`` (KC-4), ``attacks`` (KC-5, KC-6), ``rules`` (turn

@@ -1,6 +1,6 @@
 """Lancaster: the complete rules for 2-5 players (2 players with allies).
 
-Rules digest: ``docs/rules/lancaster.md`` (rule ids LA-1..LA-6); component data: ``data.json``
+Rules digest: ``docs/digests/lancaster.md`` (rule ids LA-1..LA-6); component data: ``data.json``
 (copied unchanged, with its provenance note).  Modules: ``data`` (data as constants, knight
 names), ``state`` (the state tree and board helpers), ``events`` (event and phase names),
 ``gains`` (rewards as gains records, extension draws), ``setup`` (LA-1, rounds), ``placement``

@@ -11,6 +11,7 @@ import {
   takeFragment,
 } from "./api.js";
 import { GAME_NAMES } from "./games.js";
+import { rulesHref } from "./rules.js";
 import { $, $$, copy, html, mount, notice, plural, seedChosenNote } from "./ui.js";
 
 const TURN_TIMES = [
@@ -57,24 +58,50 @@ export async function lobby() {
         </section>
       </div>`,
   );
-  mount(
-    $("#catalog"),
-    catalog.games.map(
-      (g) => html`<article class="game-card">
-        <h3>${g.name}</h3>
-        <p>${g.players.min}-${g.players.max} players · bots: ${g.bots.join(", ")}</p>
-        <ul>
-          ${Object.entries(g.options).map(
-            ([k, o]) => html`<li><b>${k}</b>: ${o.values.join(" / ")} (default ${o.default})</li>`,
-          )}
-        </ul>
-      </article>`,
-    ),
-  );
+  mount($("#catalog"), catalog.games.map(gameCard));
   createForm();
   showMine();
   showWaiting();
   showRecent();
+}
+
+// The words about a game, an option, a value or a bot come from the catalog (the server's, so
+// that other clients and translations share them); a server without them shows the names.
+const optionWords = (k, o) => ({
+  label: o.label || (k === "undo" ? "Undo policy" : k[0].toUpperCase() + k.slice(1)),
+  description: o.description || "",
+});
+const valueWords = (k, o, v) =>
+  (o.choices && o.choices[v]) || { label: optionLabel(k, v), description: "" };
+const botWords = (g, b) => (g.bot_levels && g.bot_levels[b]) || { label: b, description: "" };
+
+function gameCard(g) {
+  const id = `card-${g.id}`;
+  return html`<article class="game-card" aria-labelledby="${id}">
+    <h3 id="${id}">${g.name}</h3>
+    <p class="game-facts">${g.players.min}-${g.players.max} players</p>
+    ${g.description ? html`<p class="game-about">${g.description}</p>` : ""}
+    <dl class="game-options">
+      ${Object.entries(g.options).map(([k, o]) => {
+        const w = optionWords(k, o);
+        return html`<dt>${w.label}</dt>
+          <dd>${w.description}
+            <ul>${o.values.map((v) => {
+              const c = valueWords(k, o, v);
+              return html`<li><b>${c.label}</b>${v === o.default ? " (the default)" : ""}${c.description ? `: ${c.description}` : ""}</li>`;
+            })}</ul>
+          </dd>`;
+      })}
+    </dl>
+    <details class="bot-levels">
+      <summary>Bots you can play against</summary>
+      <ul>${g.bots.map((b) => {
+        const w = botWords(g, b);
+        return html`<li><b>${w.label}</b>${w.description ? `: ${w.description}` : ""}</li>`;
+      })}</ul>
+    </details>
+    <p><a class="button rules-link" href="${rulesHref(g.id)}">How to play ${g.name}</a></p>
+  </article>`;
 }
 
 // ---- create a table -----------------------------------------------------------------------
@@ -92,7 +119,7 @@ function seatRow(i, g, kind = i === 0 ? "person" : "person") {
       <option value="open" ${kind === "open" ? "selected" : ""} ${features.openSeats ? "" : "disabled"}>
         ${features.openSeats ? "open (by invitation)" : "open (not on this server yet)"}
       </option>
-      ${bots.map((b) => html`<option value="bot:${b}">a bot: ${b}</option>`)}
+      ${bots.map((b) => html`<option value="bot:${b}">a bot: ${botWords(g, b).label}</option>`)}
     </select>
     <label class="vh" for="name-${i}">name of seat ${i + 1}</label>
     <input id="name-${i}" name="name-${i}" class="name" maxlength="40" value="${SEAT_NAMES[i] || "Player " + (i + 1)}">
@@ -118,14 +145,16 @@ function createForm() {
         </div>
         ${Object.entries(g.options).map(
           ([k, o]) => html`<div class="field">
-            <label for="opt-${k}">${k === "undo" ? "Undo policy" : k[0].toUpperCase() + k.slice(1)}</label>
-            <select id="opt-${k}" name="opt-${k}" data-option="${k}">
+            <label for="opt-${k}">${optionWords(k, o).label}</label>
+            <select id="opt-${k}" name="opt-${k}" data-option="${k}" aria-describedby="opt-${k}-help">
               ${o.values.map(
-                (v) => html`<option value="${v}" ${v === o.default ? "selected" : ""}>${optionLabel(k, v)}</option>`,
+                (v) => html`<option value="${v}" ${v === o.default ? "selected" : ""}>${valueWords(k, o, v).label}</option>`,
               )}
             </select>
+            <small id="opt-${k}-help" class="muted option-help">${valueWords(k, o, o.default).description}</small>
           </div>`,
         )}
+        <p class="muted"><a href="${rulesHref(gameId)}" target="_blank" rel="noopener">How to play ${g.name}</a></p>
         <div class="field">
           <label for="turn-time">Turn time</label>
           <select id="turn-time" name="turn-time" ${features.turnTime ? "" : "disabled"}>
@@ -145,6 +174,12 @@ function createForm() {
         <button type="submit" class="primary" id="create-table">Create the table</button>`,
     );
     $("#game").onchange = (e) => render(e.target.value, n);
+    $$("[data-option]", form).forEach((sel) => {
+      sel.onchange = () => {
+        const k = sel.dataset.option;
+        $(`#opt-${k}-help`, form).textContent = valueWords(k, g.options[k], sel.value).description;
+      };
+    });
     $("#add-seat").onclick = () => render(gameId, n + 1);
     $("#drop-seat").onclick = () => render(gameId, n - 1);
     $$(".kind", form).forEach((sel) => {
