@@ -1,6 +1,6 @@
 // Artus: the round table of 29 seats (values and colour bands turn with the King), every
 // figure, the rings (crowns), the scoring cards and the seat's own hand.
-import { eventWords, phaseIn, signed, swatch } from "./common.js";
+import { cap, eventWords, lastOf, mark, phaseIn, signed, swatch, tip } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const PLAYER = {
@@ -45,10 +45,13 @@ export const cardName = (id) => CARDS[id.split("/")[1]] || id;
 const cardColour = (id) => id.split("/")[0];
 const figColour = (f) => f.split("-")[0];
 const isKnight = (f) => /-k\d+$/.test(f);
+/** A figure in words: "red-k1" is "Red's knight 1", "silver-2" the silver prince 2 (or the
+ *  King, while he wears the crown). */
+const princeName = (f) => `the ${f.split("-")[0]} prince ${f.split("-")[1] || ""}`.trim();
 const figName = (f, s) => {
   if (!f) return "";
-  if (isKnight(f)) return `${f.split("-")[0]} knight ${f.split("-k")[1]}`;
-  return f === s.king ? `the King (${f})` : `prince ${f}`;
+  if (isKnight(f)) return `${cap(figColour(f))}'s knight ${f.split("-k")[1]}`;
+  return s && f === s.king ? `the King (${princeName(f)})` : princeName(f);
 };
 const seatOf = (s, f) => s.seats.indexOf(f);
 
@@ -65,10 +68,11 @@ function band(i, r1, r2) {
   return `M${p(a0, r1)} A${r1} ${r1} 0 0 1 ${p(a1, r1)} L${p(a1, r2)} A${r2} ${r2} 0 0 0 ${p(a0, r2)} Z`;
 }
 
-function figure(f, s, x, y) {
+function figure(f, s, x, y, moved) {
   if (isKnight(f)) {
     const p = PLAYER[figColour(f)] || { fill: "#777", text: "#fff", letter: "?" };
-    return svg`<g class="fig knight" data-key="fig:${f}" aria-label="${figName(f, s)}">
+    return svg`<g class="fig knight${mark(moved, "moved")}" data-key="fig:${f}" aria-label="${figName(f, s)}">${tip(`${figName(f, s)}, on seat ${seatOf(s, f)} (${signed(s.values[seatOf(s, f)])})`)}
+      <circle cx="${x}" cy="${y}" r="22" class="hit"/>
       <circle cx="${x}" cy="${y}" r="15" fill="${p.fill}" stroke="#111" stroke-width="1.5"/>
       <text x="${x}" y="${y + 5}" text-anchor="middle" class="fig-t" fill="${p.text}">${p.letter}${f.split("-k")[1]}</text></g>`;
   }
@@ -76,7 +80,9 @@ function figure(f, s, x, y) {
   const king = f === s.king;
   const rings = s.rings[f] || 0;
   const fill = silver ? "#d9dde3" : "#c98a4b";
-  return svg`<g class="fig prince${king ? " king" : ""}" data-key="fig:${f}" aria-label="${figName(f, s)}, ${rings} rings">
+  const words = `${cap(figName(f, s))}, ${rings} ${rings === 1 ? "ring" : "rings"}, on seat ${seatOf(s, f)}`;
+  return svg`<g class="fig prince${king ? " king" : ""}${mark(moved, "moved")}" data-key="fig:${f}" aria-label="${words}">${tip(words)}
+    <circle cx="${x}" cy="${y}" r="22" class="hit"/>
     ${king
       ? svg`<path d="M${x - 17} ${y + 10} L${x - 17} ${y - 8} L${x - 9} ${y} L${x} ${y - 14} L${x + 9} ${y} L${x + 17} ${y - 8} L${x + 17} ${y + 10} Z" fill="#f2c14e" stroke="#5a3d00" stroke-width="2"/>`
       : svg`<rect x="${x - 13}" y="${y - 13}" width="26" height="26" transform="rotate(45 ${x} ${y})" fill="${fill}" stroke="#333" stroke-width="1.5"/>`}
@@ -85,7 +91,25 @@ function figure(f, s, x, y) {
   </g>`;
 }
 
+/** What the last event touched: the seats it left and reached, and the figures it moved. */
+function touched(e) {
+  const t = { seats: new Set(), from: new Set(), figs: new Set() };
+  if (!e) return t;
+  const d = e.data || {};
+  if (e.type === "KnightPlaced") {
+    t.seats.add(d.seat);
+    t.figs.add(d.knight);
+  }
+  for (const m of (e.type === "CardPlayed" && d.moves) || []) {
+    t.from.add(m.from);
+    t.seats.add(m.to);
+    t.figs.add(m.figure);
+  }
+  return t;
+}
+
 function board(s, c) {
+  const last = touched(lastOf(c));
   const seats = [];
   for (let i = 0; i < N; i++) {
     const z = ZONE[s.zones[i]] || ZONE.green;
@@ -94,17 +118,22 @@ function board(s, c) {
     const [fx, fy] = pos(i, 212);
     const [nx, ny] = pos(i, 288);
     const v = s.values[i];
-    seats.push(svg`<g class="seat" data-seat="${i}">
+    const zone = { crown: "the King's seat", red: "red band", yellow: "yellow band", green: "green band" }[s.zones[i]] || "";
+    const words = `Seat ${i}, value ${signed(v)}${zone ? `, ${zone}` : ""}${carpet ? ", on the carpet" : ""}${s.seats[i] ? `: ${figName(s.seats[i], s)}` : ", empty"}`;
+    seats.push(svg`<g class="seat${mark(last.seats.has(i))}${mark(last.from.has(i), "last-from")}" data-seat="${i}">
       <path d="${band(i, 242, 282)}" fill="${z.fill}" stroke="#fff" stroke-width="1"/>
       ${z.pattern ? svg`<path d="${band(i, 242, 282)}" fill="${z.pattern}" class="pat"/>` : ""}
       <text x="${tx}" y="${ty + 5}" text-anchor="middle" class="val">${i === s.king_seat ? "♔" : signed(v)}</text>
       <text x="${nx}" y="${ny + 3}" text-anchor="middle" class="seat-no">${i}</text>
-      <circle cx="${fx}" cy="${fy}" r="19" class="slot${carpet ? " carpet" : ""}" data-key="seat:${i}" aria-label="seat ${i}, value ${signed(v)}${carpet ? ", on the carpet" : ""}"/>
-      ${s.seats[i] ? figure(s.seats[i], s, fx, fy) : ""}
+      <circle cx="${fx}" cy="${fy}" r="19" class="ring${carpet ? " carpet" : ""}"/>
+      <path d="${band(i, 170, 296)}" class="slot" data-key="seat:${i}" aria-label="${words}">${tip(words)}</path>
+      ${s.seats[i] ? figure(s.seats[i], s, fx, fy, last.figs.has(s.seats[i])) : ""}
     </g>`);
   }
   const n = c.names;
-  return svg`<svg viewBox="0 0 600 600" class="artus" role="img" aria-label="the round table">
+  const me = c.you;
+  const hand = me != null ? s.hand || (s.hands && s.hands[me]) : null;
+  return html`<div class="artus-wrap"><svg viewBox="0 0 600 600" class="artus" role="img" aria-label="the round table">
     <defs>
       <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#8a1f17" stroke-width="1.4" opacity=".45"/></pattern>
       <pattern id="dots" width="6" height="6" patternUnits="userSpaceOnUse"><circle cx="3" cy="3" r="1.1" fill="#7a5a00" opacity=".5"/></pattern>
@@ -114,17 +143,29 @@ function board(s, c) {
     ${seats}
     <text x="300" y="268" text-anchor="middle" class="centre-big">Round ${s.round}/${s.rounds}</text>
     <text x="300" y="296" text-anchor="middle" class="centre">${s.rules} rules · ${phaseWords(s)}</text>
-    <text x="300" y="322" text-anchor="middle" class="centre">King: ${s.king} on seat ${s.king_seat}</text>
+    <text x="300" y="322" text-anchor="middle" class="centre">King: ${princeName(s.king)}, seat ${s.king_seat}</text>
     <text x="300" y="346" text-anchor="middle" class="centre">rings in supply: ${s.ring_supply}</text>
     ${s.to_act.length ? svg`<text x="300" y="372" text-anchor="middle" class="centre">to act: ${s.to_act.map((x) => n[x]).join(", ")}</text>` : ""}
-  </svg>`;
+  </svg>
+  ${hand
+    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h3 id="hand-h">Your hand (${hand.length})</h3>${hand.length ? html`<ul class="hand">${handCards(hand, true)}</ul>` : html`<p class="muted">empty</p>`}</section>`
+    : ""}</div>`;
 }
 
 const phaseWords = phaseIn({ placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" });
 
+/** A card in words, for its tooltip: what it does, and whose it is. */
+const CARD_HELP = {
+  K: "move one of your knights that many seats (⇄: either way) and score the seat it leaves",
+  M: "move the King or a prince that many seats; a prince scores the seat he leaves",
+  R: "a ring for a prince: who sits beside him scores",
+  S: "score your knights as the card says",
+};
+const cardTip = (id) => `${cap(cardColour(id))} card: ${cardName(id)}. ${cap(CARD_HELP[(id.split("/")[1] || "")[0]] || "")}.`;
+
 function handCards(cards, keyed) {
   return cards.map(
-    (id) => html`<li class="card-chip c-${cardColour(id)}" ${keyed ? html`data-key="card:${id}" tabindex="0" role="button"` : ""} aria-label="${cardName(id)}">
+    (id) => html`<li class="card-chip c-${cardColour(id)}" ${keyed ? html`data-key="card:${id}" tabindex="0" role="button"` : ""} aria-label="${cardName(id)}" title="${cardTip(id)}">
       <span class="chip-letter">${(PLAYER[cardColour(id)] || {}).letter || "?"}</span> ${cardName(id)}</li>`,
   );
 }
@@ -132,19 +173,17 @@ function handCards(cards, keyed) {
 function details(s, c) {
   const me = c.you;
   const hands = s.hands; // full view (finished game or replay)
+  const res = c.view && c.view.result;
   return html`<div class="artus-details">
-    ${me != null && (s.hand || (hands && hands[me]))
-      ? html`<h3>Your hand</h3>${(s.hand || hands[me]).length ? html`<ul class="hand">${handCards(s.hand || hands[me], true)}</ul>` : html`<p class="muted">empty</p>`}`
-      : ""}
     <table class="mini">
-      <thead><tr><th>Player</th><th>Colour</th><th>Score</th><th>Hand</th><th>Piles left</th></tr></thead>
+      <thead><tr><th>Player</th><th>Colour</th><th>${res ? "Final points" : "Points"}</th><th>Cards in hand</th><th>Piles left</th></tr></thead>
       <tbody>${s.colours.map(
         (col, i) => html`<tr class="${s.to_act.includes(i) ? "acting" : ""}">
           <td>${c.names[i]}${i === me ? " (you)" : ""}</td>
-          <td>${swatch(col, PLAYER[col].letter)} ${col}</td>
-          <td class="num">${s.scores[i]}</td>
+          <td>${swatch(col, PLAYER[col].letter)} ${col} (${PLAYER[col].letter})</td>
+          <td class="num">${res ? res.scores[i] : s.scores[i]}</td>
           <td class="num">${s.hand_sizes[i]}</td>
-          <td>${Object.entries(s.piles[i]).map(([p, k]) => `${p} ${k}`).join(" · ")}</td></tr>`,
+          <td>${Object.entries(s.piles[i]).map(([p, k]) => `${p} cards: ${k}`).join(" · ")}</td></tr>`,
       )}</tbody>
     </table>
     ${hands && me == null
@@ -161,17 +200,18 @@ function describeAction(a, c) {
   const s = c.view.state;
   if (a.type === "place_knight") return `Place a knight on seat ${a.seat} (${signed(s.values[a.seat])})`;
   if (a.type === "draw") return `Draw a card from your ${a.pile} pile`;
-  if (a.type !== "play") return JSON.stringify(a);
+  if (a.type !== "play") return `${a.type.replaceAll("_", " ")}`;
   const name = cardName(a.card);
   const dir = a.direction === "ccw" ? " backwards" : "";
+  const seats = (n) => `${n} ${n === 1 ? "seat" : "seats"}`;
   if (a.knight && a.steps != null) {
     const from = seatOf(s, a.knight);
-    return `${name}: move ${figName(a.knight, s)} ${a.steps}${dir} (leaves seat ${from}, scores ${signed(s.values[from])})`;
+    return `${name}: move ${figName(a.knight, s)} ${seats(a.steps)}${dir} (leaves seat ${from}, scores ${signed(s.values[from])})`;
   }
   if (a.option === "move" || (a.figure && a.steps != null)) {
     const from = seatOf(s, a.figure);
     const pts = a.figure === s.king ? "no score" : `scores ${signed(s.values[from])}`;
-    return `${name}: move ${figName(a.figure, s)} ${a.steps}${dir} (${pts})`;
+    return `${name}: move ${figName(a.figure, s)} ${seats(a.steps)}${dir} (${pts})`;
   }
   if (a.prince) return `${name}: a ring for ${figName(a.prince, s)} (scores ${signed(s.values[seatOf(s, a.prince)])})`;
   if (a.option === "score") return `${name}: score ${figName(a.knight, s)} (${signed(s.values[seatOf(s, a.knight)])})`;
@@ -191,17 +231,29 @@ function keysOf(a) {
 
 function gameEvent(e, c, d, w) {
   switch (e.type) {
-    case "GameStarted":
-      return `The cards were dealt (${(d.hand_sizes || []).join(" / ")} cards); ${d.knights_per_player} knights each.`;
+    case "GameStarted": {
+      const sizes = (d.hand_sizes || []).filter((x) => x != null);
+      const dealt = !sizes.length
+        ? ""
+        : sizes.every((x) => x === sizes[0])
+          ? ` (${sizes[0]} each)`
+          : ` (${sizes.join(", ")})`;
+      const knights = d.knights_per_player ? `; ${d.knights_per_player} knights each` : "";
+      return `The cards were dealt${dealt}${knights}.`;
+    }
     case "KnightPlaced":
-      return `${w} placed ${d.knight} on seat ${d.seat}.`;
+      return `${w} placed ${figName(d.knight)} on seat ${d.seat}.`;
     case "CardPlayed": {
-      const moves = (d.moves || []).map((m) => `${m.figure} ${m.from}→${m.to}${m.displaced ? " (pushed)" : ""}`);
+      const s = { king: d.king };
+      const moves = (d.moves || []).map(
+        (m) => `${figName(m.figure, s)} ${m.displaced ? "was pushed" : "went"} from seat ${m.from} to ${m.to}`,
+      );
       const bits = [`${w} played ${cardName(d.card)}`];
       if (moves.length) bits.push(moves.join(", "));
-      if (d.penalty != null) bits.push(`penalty ${d.penalty}`);
+      for (const [prince, n] of Object.entries(d.rings || {})) bits.push(`${princeName(prince)} now has ${n === 1 ? "1 ring" : `${n} rings`}`);
+      if (d.penalty != null) bits.push(`a penalty of ${d.penalty}`);
       bits.push(`${signed(d.points || 0)} points`);
-      if (d.crowned) bits.push(`${d.crowned} is crowned King`);
+      if (d.crowned) bits.push(`${princeName(d.crowned)} is crowned King`);
       if (d.table_turned) bits.push("the table turns");
       return bits.join("; ") + ".";
     }

@@ -1,10 +1,30 @@
 // What every game's renderer shares: the log's words for the service's own events (creation,
 // result, seats, clocks) and a plain fallback for any event a renderer does not know
-// (eventWords), a player's colour swatch, the words of a phase, and small number words.
-import { html, plural } from "./ui.js";
+// (eventWords), a player's colour swatch, the words of a phase, small number words, a seat's
+// name as a player reads it, a tooltip for SVG pieces, and the last move's marks.
+import { html, plural, svg } from "./ui.js";
 
 export function who(e, c) {
   return e.seat == null ? "The game" : c.names[e.seat] || `Seat ${e.seat + 1}`;
+}
+
+/** A bot level in words ("mcts-1000" is a search bot, not a word a player reads). */
+export function botWords(bot) {
+  const b = String(bot || "");
+  if (b === "random") return "random";
+  if (b === "greedy") return "greedy";
+  if (/^mcts/i.test(b)) return `searching${b.includes(":") ? ", " + b.split(":")[1] : ""}`;
+  return b.replace(/[-_]+/g, " ");
+}
+
+/** A seat's name as the pages show it: "Alice", "Bot (greedy)", "Carol (a greedy bot)". */
+export function seatName(s) {
+  if (!s) return "";
+  if (s.open) return `open seat ${s.seat + 1}`;
+  const name = s.name || `Seat ${s.seat + 1}`;
+  if (!s.bot) return name;
+  const level = botWords(s.bot);
+  return /^bot\b/i.test(name) ? `Bot (${level})` : `${name} (a ${level} bot)`;
 }
 
 export function commonEvent(e, c) {
@@ -25,9 +45,9 @@ export function commonEvent(e, c) {
     case "TurnTimedOut":
       return `${n(d.seat)} ran out of time; a bot plays this turn.`;
     case "SeatTakenOver":
-      return `A bot (${d.bot}) takes over ${n(d.seat)}'s seat.`;
+      return `A ${botWords(d.bot)} bot takes over ${n(d.seat)}'s seat.`;
     case "SeatResigned":
-      return `${n(d.seat)} resigned; a bot (${d.bot}) plays on.`;
+      return `${n(d.seat)} resigned; a ${botWords(d.bot)} bot plays on.`;
     case "GameAbandoned":
       return "The host abandoned the game.";
     default:
@@ -37,13 +57,19 @@ export function commonEvent(e, c) {
   }
 }
 
+/** Words from an identifier: "men_at_arms" -> "men at arms", "KnightPlaced" -> "knight placed". */
+export const idWords = (s) =>
+  String(s)
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/[-_/]+/g, " ")
+    .toLowerCase();
+
 export function fallbackEvent(e, c) {
   const d = e.data || {};
-  const words = e.type.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   const bits = Object.entries(d)
-    .filter(([, v]) => v != null && typeof v !== "object")
-    .map(([k, v]) => `${k.replaceAll("_", " ")} ${v}`);
-  return `${who(e, c)}: ${words}${bits.length ? " (" + bits.join(", ") + ")" : ""}.`;
+    .filter(([, v]) => v != null && v !== "" && typeof v !== "object")
+    .map(([k, v]) => `${idWords(k)} ${idWords(v)}`);
+  return `${who(e, c)}: ${idWords(e.type)}${bits.length ? " (" + bits.join(", ") + ")" : ""}.`;
 }
 
 export const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
@@ -55,7 +81,17 @@ export const eventWords = (own) => (e, c) =>
   commonEvent(e, c) || own(e, c, e.data || {}, who(e, c)) || fallbackEvent(e, c);
 
 /** A player's colour as a swatch with its letter (colour is never the only cue). */
-export const swatch = (colour, letter) => html`<span class="swatch c-${colour}">${letter}</span>`;
+export const swatch = (colour, letter) => html`<span class="swatch c-${colour}" title="${colour}">${letter}</span>`;
 
 /** The words of a view's phase, from a game's table of them (the phase's name otherwise). */
-export const phaseIn = (words) => (s) => words[s.phase] || s.phase;
+export const phaseIn = (words) => (s) => words[s.phase] || idWords(s.phase);
+
+/** A tooltip for an SVG piece: its first child, in words. */
+export const tip = (text) => svg`<title>${text}</title>`;
+
+/** The last event a renderer draws marks for: the one that made the view's version. */
+export const lastOf = (c) => (c && c.last && c.view && c.last.version === c.view.version ? c.last : null);
+
+/** A CSS class when ``on``: " last" for what the last move touched, " moved" for a piece it
+ *  moved (animated, unless the browser asks for reduced motion). */
+export const mark = (on, cls = "last") => (on ? ` ${cls}` : "");

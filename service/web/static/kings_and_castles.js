@@ -2,7 +2,7 @@
 // castles, ports/gates/flags), the succession track with crowns and the current King, every
 // colour's army and household, the bag, and money (exact for the seat's own colours, the last
 // digit for the others, as the tax track shows it).
-import { eventWords, phaseIn, swatch } from "./common.js";
+import { cap, eventWords, lastOf, mark, phaseIn, swatch, tip } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const COL = {
@@ -12,7 +12,8 @@ const COL = {
   pink: { fill: "#d35d9e", text: "#fff", letter: "P" },
   black: { fill: "#222", text: "#fff", letter: "X" },
 };
-const UNIT = { knight: ["K", 3, "knight"], men_at_arms: ["M", 2, "men-at-arms"], archers: ["A", 1, "archers"] };
+const UNIT = { knight: ["K", 3, "knight", "knights"], men_at_arms: ["M", 2, "men at arms", "men at arms"], archers: ["A", 1, "archers", "archers"] };
+const colourWord = (colour) => (colour === "black" ? "enemy" : colour);
 const COUNTRY = {
   Scotland: { box: [330, 14, 250, 194] },
   Ireland: { box: [16, 160, 254, 290] },
@@ -56,25 +57,63 @@ const ADJ = [
   ["Poitiers", "Bordeaux"],
 ];
 
-/** A counter id <colour>-<type>-<n> as {colour, type, points, short, name}. */
+/** A counter id <colour>-<type>-<n> as {colour, type, points, short, name, unit}: ``unit`` is
+ *  its kind in words without the colour ("knight (3)"), ``name`` with it ("enemy knight (3)"). */
 export function counter(id) {
   const [colour, type, n] = id.split("-");
   const c = COL[colour] || { letter: "?" };
-  if (type === "mercenary") return { colour, type, points: +n, short: `${c.letter}$${n}`, name: `${colour} mercenary ${n}` };
-  if (type === "castle") return { colour, type, points: +n, short: `${c.letter}♜${n}`, name: `${colour} castle +${n}` };
-  const u = UNIT[type] || ["?", 0, type];
-  return { colour, type, points: u[1], short: `${c.letter}${u[0]}`, name: `${colour} ${u[2]} (${u[1]})` };
+  const col = colourWord(colour);
+  if (type === "mercenary") return { colour, type, points: +n, short: `${c.letter}$${n}`, unit: `mercenary (${n})`, name: `${col} mercenary (${n})` };
+  if (type === "castle") return { colour, type, points: +n, short: `${c.letter}♜${n}`, unit: `castle (+${n})`, name: `${col} castle (+${n})` };
+  const u = UNIT[type] || ["?", 0, String(type).replaceAll("_", " ")];
+  return { colour, type, points: u[1], short: `${c.letter}${u[0]}`, unit: `${u[2]} (${u[1]})`, name: `${col} ${u[2]} (${u[1]})` };
 }
 
-function chip(id, x, y, key = true) {
+/** Counters in words, the same kinds counted: "2 knights, 1 men at arms, enemy archers (1)". */
+export function countersWords(ids, own) {
+  const groups = new Map();
+  for (const id of ids || []) {
+    const k = counter(id);
+    const plain = k.colour === own && UNIT[k.type];
+    const key = plain ? k.type : k.name;
+    groups.set(key, (groups.get(key) || 0) + 1);
+  }
+  return [...groups]
+    .map(([key, n]) => (UNIT[key] ? `${n} ${n === 1 ? UNIT[key][2] : UNIT[key][3]}` : n > 1 ? `${n} × ${key}` : key))
+    .join(", ");
+}
+
+function chip(id, x, y, key = true, moved = false) {
   const k = counter(id);
   const c = COL[k.colour] || COL.black;
-  return svg`<g ${key ? svg`data-key="ctr:${id}"` : ""} aria-label="${k.name}">
+  return svg`<g class="chip${mark(moved, "moved")}" ${key ? svg`data-key="ctr:${id}"` : ""} aria-label="${k.name}">${tip(cap(k.name))}
     <rect x="${x - 17}" y="${y - 10}" width="34" height="20" rx="4" fill="${c.fill}" stroke="#000" stroke-width="1"/>
     <text x="${x}" y="${y + 4}" text-anchor="middle" class="ctr-t" fill="${c.text}">${k.short}</text></g>`;
 }
 
+/** What the last event touched: territories, track squares, and the counter that moved in. */
+function touched(e) {
+  const t = { terr: new Set(), sq: new Set(), moved: new Set() };
+  if (!e) return t;
+  const d = e.data || {};
+  if (e.type === "TerritoryCaptured") {
+    t.terr.add(d.target);
+    t.moved.add(d.stays);
+  }
+  if (e.type === "CastlePlaced") {
+    t.terr.add(d.territory);
+    t.moved.add(d.counter);
+  }
+  if (e.type === "RouenOccupied") {
+    t.terr.add("Rouen");
+    t.moved.add(d.counter);
+  }
+  if (e.type === "CrownPlaced") t.sq.add(d.square);
+  return t;
+}
+
 function board(s, c) {
+  const last = touched(lastOf(c));
   const rows = Math.ceil(s.track.length / 12);
   const H = 650 + rows * 78;
   const countries = Object.entries(COUNTRY).map(([name, { box }]) => {
@@ -93,27 +132,29 @@ function board(s, c) {
     const holder = t.holder ? counter(t.holder) : null;
     const castle = t.castle ? counter(t.castle) : null;
     const defence = (holder ? holder.points : 0) + (castle ? castle.points : 0);
-    return svg`<g class="t">
+    const about = `${name}, town value ${t.town_value}${holder ? `, held by ${holder.name}, defence ${defence}` : ", empty"}${castle ? `, ${castle.name}` : ""}${words.length ? ", " + words.join(", ") : ""}`;
+    return svg`<g class="t${mark(last.terr.has(name))}">
       <rect x="${x - 50}" y="${y - 23}" width="100" height="46" rx="7" class="terr" data-key="terr:${name}"
-        aria-label="${name}, town ${t.town_value}${holder ? `, held by ${holder.name}, defence ${defence}` : ", empty"}${castle ? `, castle +${castle.points}` : ""}${words.length ? ", " + words.join(", ") : ""}"/>
+        aria-label="${about}">${tip(about)}</rect>
       <text x="${x - 45}" y="${y - 9}" class="t-name">${name}</text>
       <text x="${x - 45}" y="${y + 12}" class="t-sym">${"●".repeat(t.town_value)} ${glyphs}</text>
-      ${t.holder ? chip(t.holder, x + 28, y + 8, false) : ""}
-      ${castle ? svg`<g aria-label="castle +${castle.points}"><rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#777" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
+      ${t.holder ? chip(t.holder, x + 28, y + 8, false, last.moved.has(t.holder)) : ""}
+      ${castle ? svg`<g class="chip${mark(last.moved.has(t.castle), "moved")}" aria-label="${castle.name}">${tip(cap(castle.name))}<rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#777" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
     </g>`;
   });
   const track = s.track.map((q, i) => {
     const x = 14 + (i % 12) * 73;
     const y = 652 + Math.floor(i / 12) * 78;
     const crown = q.crown ? COL[q.crown] : null;
-    return svg`<g>
+    const about = `Square ${q.square}: ${q.king}, bonus ${q.bonus}, attacks ${q.country}${q.crown ? `, ${q.crown} crown${q.turned ? " (turned: that reign is over)" : ""}` : ", no crown"}${q.square === s.square ? ", the current square" : ""}`;
+    return svg`<g class="sq${mark(last.sq.has(q.square))}">
       <rect x="${x}" y="${y}" width="70" height="72" rx="6" class="track-sq${q.square === s.square ? " current" : ""}${q.turned ? " turned" : ""}" data-key="sq:${q.square}"
-        aria-label="square ${q.square}: ${q.king}, bonus ${q.bonus}, ${q.country}${q.crown ? `, ${q.crown} crown` : ", no crown"}"/>
+        aria-label="${about}">${tip(about)}</rect>
       <text x="${x + 4}" y="${y + 13}" class="tr-b">${q.square}</text>
       <text x="${x + 66}" y="${y + 13}" text-anchor="end" class="tr-t">+${q.bonus}</text>
       <text x="${x + 4}" y="${y + 27}" class="tr-t">${q.king.replace(" (Part ", " ").replace(")", "").slice(0, 14)}</text>
       <text x="${x + 4}" y="${y + 40}" class="tr-t">${q.country}</text>
-      ${crown ? svg`<g aria-label="${q.crown} crown"><path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
+      ${crown ? svg`<g class="crown${mark(last.sq.has(q.square), "moved")}" aria-label="${q.crown} crown">${tip(`${cap(q.crown)} crown on square ${q.square}`)}<path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
     </g>`;
   });
   return svg`<svg viewBox="0 0 900 ${H}" class="kc" role="img" aria-label="the map and the succession track">
@@ -122,6 +163,7 @@ function board(s, c) {
     <text x="20" y="474" class="country-name">Bag: ${s.bag_size} counters</text>
     <text x="20" y="492" class="country-name">Destroyed: ${s.destroyed.length}</text>
     <text x="20" y="514" class="tr-b">${s.king ? `King: ${s.king} (square ${s.square})` : "setting up"}</text>
+    <text x="20" y="600" class="tr-t">Counters: K knight 3, M men at arms 2, A archers 1,</text><text x="20" y="614" class="tr-t">$n mercenary n; letter = colour, X = enemy</text>
     <text x="20" y="534" class="tr-t">⚓ port, ⊓ gate: where players invade</text><text x="20" y="550" class="tr-t">⚑ flag: where enemies invade · ● town value</text><text x="20" y="566" class="tr-t">grey +n: a castle</text>
     <text x="14" y="644" class="country-name">Succession track</text>
     ${track}
@@ -157,7 +199,7 @@ function details(s, c) {
         <p class="muted">Household (${(s.households[col] || []).length})</p>${counters(s.households[col] || [], false)}
       </div>`;
     })}</div>
-    <p class="legend">Counters: colour letter (G green, B blue, T teal, P pink, X enemy) + K knight 3 · M men-at-arms 2 · A archers 1 · $ mercenary · ♜ castle</p>
+    <p class="legend">Counters: the colour's letter (G green, B blue, T teal, P pink, X enemy), then K knight (strength 3) · M men at arms (2) · A archers (1) · $n mercenary (n) · ♜n castle (+n). Point at a counter for its name.</p>
   </div>`;
 }
 
@@ -169,15 +211,19 @@ const phaseWords = phaseIn({
 function drawWords(a) {
   const h = a.household || {};
   const parts = [];
-  if (h.knight) parts.push(`${h.knight} knight${h.knight > 1 ? "s" : ""}`);
-  if (h.men_at_arms) parts.push(`${h.men_at_arms} men-at-arms`);
+  if (h.knight) parts.push(`${h.knight} ${h.knight > 1 ? "knights" : "knight"}`);
+  if (h.men_at_arms) parts.push(`${h.men_at_arms} men at arms`);
   if (h.archers) parts.push(`${h.archers} archers`);
   const home = parts.length ? `${parts.join(", ")} from the household` : "nothing from the household";
   return `${home}, ${a.bag} from the bag`;
 }
 
+const defenceOf = (t) => (t.holder ? counter(t.holder).points : 0) + (t.castle ? counter(t.castle).points : 0);
+
 function describeAction(a, c) {
   const s = c.view.state;
+  const own = s.acting_colour;
+  const unit = (id) => (counter(id).colour === own ? counter(id).unit : counter(id).name);
   switch (a.type) {
     case "place_crown": {
       const q = s.track.find((x) => x.square === a.square) || {};
@@ -188,17 +234,17 @@ function describeAction(a, c) {
     case "refill":
       return `Refill: ${drawWords(a)}`;
     case "occupy_rouen":
-      return `Occupy Rouen with ${counter(a.counter).name}`;
+      return `Occupy Rouen with ${unit(a.counter)}`;
     case "attack": {
       const t = s.territories[a.target] || {};
       const pts = a.counters.reduce((n, id) => n + counter(id).points, 0);
-      const def = (t.holder ? counter(t.holder).points : 0) + (t.castle ? counter(t.castle).points : 0);
-      return `Attack ${a.target}${t.holder ? ` (${counter(t.holder).short}, defence ${def})` : ""} with ${a.counters.map((x) => counter(x).short).join(" + ")} = ${pts}`;
+      const held = t.holder ? `held by ${counter(t.holder).name}${t.castle ? ` and a castle (+${counter(t.castle).points})` : ""}, defence ${defenceOf(t)}` : "empty";
+      return `Attack ${a.target} (${held}) with ${a.counters.map(unit).join(" + ")} = ${pts}`;
     }
     case "end_attacks":
       return "End the attacks";
     case "place_castle":
-      return `Place ${counter(a.counter).name} in ${a.territory}`;
+      return `Place ${unit(a.counter)} in ${a.territory}`;
     case "end_castles":
       return "Place no more castles";
     case "tax":
@@ -206,8 +252,38 @@ function describeAction(a, c) {
     case "no_tax":
       return "Do not collect taxes";
     default:
-      return JSON.stringify(a);
+      return a.type.replaceAll("_", " ");
   }
+}
+
+/** The kinds of move, for the grouped list (a group per kind, attacks by target). */
+const KINDS = {
+  place_crown: "Crowns", draw: "Draw counters", refill: "Refill the army", occupy_rouen: "Occupy Rouen",
+  attack: "Attacks", end_attacks: "End the attacks", place_castle: "Castles", end_castles: "Castles",
+  tax: "Taxes", no_tax: "Taxes",
+};
+function groupOf(a) {
+  const kind = KINDS[a.type] || cap(a.type.replaceAll("_", " "));
+  if (a.type === "attack") return [kind, `on ${a.target}`];
+  if (a.type === "place_castle") return [kind, `in ${a.territory}`];
+  return [kind];
+}
+
+/** Board first: the units a move is made of, for picking them one by one after the territory. */
+const partsOf = (a) => (a.type === "attack" ? a.counters.map((x) => `ctr:${x}`) : []);
+function partName(key, s) {
+  const id = key.replace(/^ctr:/, "");
+  const k = counter(id);
+  return k.colour === (s && s.acting_colour) ? cap(k.unit) : cap(k.name);
+}
+function partLabel(key) {
+  const id = key.replace(/^ctr:/, "");
+  return counter(id).short;
+}
+function partsSummary(picked, target, s) {
+  const t = (s.territories || {})[target] || {};
+  const pts = picked.reduce((n, k) => n + counter(k.replace(/^ctr:/, "")).points, 0);
+  return `strength ${pts} against defence ${defenceOf(t)}`;
 }
 
 function keysOf(a) {
@@ -222,29 +298,37 @@ function keysOf(a) {
 }
 
 function gameEvent(e, c, d, w) {
-  const list = (ids) => (ids || []).map((x) => counter(x).short).join(" ");
+  const by = d.colour ? `${w}, with ${d.colour},` : w;
   switch (e.type) {
     case "EnemiesPlaced":
       return `Enemy units were placed in ${Object.keys(d.placements || {}).length} territories.`;
-    case "CountersDrawn":
-      return `${w} (${d.colour}) drew ${d.household.length ? `${list(d.household)} from the household` : "nothing from the household"}${d.bag && d.bag.length ? ` and ${list(d.bag)} from the bag` : ""}${d.returned && d.returned.length ? `; ${d.returned.length} destroyed counters went back into the bag` : ""}.`;
+    case "CountersDrawn": {
+      const home = (d.household || []).length ? `${countersWords(d.household, d.colour)} from the household` : "nothing from the household";
+      const bag = d.bag && d.bag.length ? ` and ${countersWords(d.bag, d.colour)} from the bag` : "";
+      const back = d.returned && d.returned.length ? `; ${d.returned.length} destroyed counters went back into the bag` : "";
+      return `${by} drew ${home}${bag}${back}.`;
+    }
+    case "BagRefilled":
+      return `The bag was empty: ${(d.returned || []).length} destroyed counters went back into it.`;
     case "CrownPlaced":
       return `${w} placed a ${d.colour} crown on square ${d.square}.`;
     case "RouenOccupied":
-      return `${w} occupied Rouen with ${counter(d.counter).name}.`;
-    case "TerritoryCaptured":
-      return `${w} (${d.colour}) took ${d.target} from ${counter(d.defender).name}${d.castle ? " and its castle" : ""} with ${list(d.counters)}; ${counter(d.stays).short} stays.`;
+      return `${by} occupied Rouen with ${counter(d.counter).unit}.`;
+    case "TerritoryCaptured": {
+      const att = d.attacker && d.attacker !== d.colour ? ` (${d.attacker}'s army)` : "";
+      return `${by} took ${d.target} from ${counter(d.defender).name}${d.castle ? ` and its castle` : ""} with ${countersWords(d.counters, d.attacker || d.colour)}${att}; the ${counter(d.stays).name} stays there.`;
+    }
     case "AttacksEnded":
       return `${w} ended the attacks.`;
     case "CastlePlaced":
-      return `${w} placed ${counter(d.counter).name} in ${d.territory}.`;
+      return `${by} placed a castle (+${counter(d.counter).points}) in ${d.territory}.`;
     case "CastlesEnded":
       return `${w} placed no more castles.`;
     case "TaxDeclined":
       return `${w} did not collect taxes.`;
     case "TaxCollected": {
       const amounts = Object.entries(d.amounts || {}).map(([col, n]) => `${col} +${n}`);
-      return `${w} collected taxes${amounts.length ? ` (${amounts.join(", ")})` : ""}; the tax track moved.`;
+      return `${by} collected taxes${amounts.length ? ` (${amounts.join(", ")})` : ""}; the tax track moved.`;
     }
     case "TurnEnded":
       return `Square ${d.square} is over${d.next ? `; square ${d.next} begins` : ""}.`;
@@ -261,6 +345,27 @@ export default {
   describeAction,
   describeEvent: eventWords(gameEvent),
   keysOf,
+  groupOf,
+  partsOf,
+  partName,
+  partLabel,
+  partsSummary,
+  result: (res, c) => {
+    // KC-9: most money wins; a seat with two colours (2 players) scores both.
+    const money = (res.details && res.details.money_by_colour) || {};
+    const seats = (c.view.state && c.view.state.seats) || {};
+    return {
+      columns: ["Money by colour", "Total money"],
+      row: (seat) => [
+        Object.entries(money)
+          .filter(([col]) => seats[col] === seat)
+          .map(([col, m]) => `${col} ${m}`)
+          .join(" + ") || "none",
+        res.scores[seat],
+      ],
+    };
+  },
+  resultUnit: "money",
   phase: (s) => (s.square ? `square ${s.square}/${s.last_square}, ${phaseWords(s)}` : phaseWords(s)),
   seatBadge: (seat, s) =>
     Object.entries(s.seats)

@@ -1,6 +1,7 @@
 // The replay viewer: every version of a game, stepped, slid or played, with a permalink
 // (?version=N), any seat's view once the game is over, the audit verdict and the undo trail.
 import { api, serverFeatures, takeFragment, tokenFor } from "./api.js";
+import { seatName } from "./common.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { $, fmtTime, html, morph, mount, notice } from "./ui.js";
 
@@ -23,7 +24,7 @@ export async function replay(id) {
   const seatOptions = R.finished
     ? [
         ["all", "everything (revealed)"],
-        ...R.summary.seats.map((s) => [`seat:${s.seat}`, `as ${s.name || "seat " + (s.seat + 1)} saw it`]),
+        ...R.summary.seats.map((s) => [`seat:${s.seat}`, `as ${seatName(s)} saw it`]),
         ["public", "as a spectator saw it"],
       ]
     : [["me", R.token ? "as your seat sees it" : "as a spectator"]];
@@ -86,8 +87,8 @@ export async function replay(id) {
 async function loadLog() {
   const r = await api(`/games/${R.id}/events?after=0&limit=1000`, { token: R.token });
   R.events = r.events;
-  const names = R.summary.seats.map((s) => s.name || `seat ${s.seat + 1}`);
-  const c = { names, you: null };
+  const names = R.summary.seats.map(seatName);
+  const c = { names, you: null, view: { state: {} } };
   mount(
     $("#log"),
     R.events.map(
@@ -179,7 +180,7 @@ async function go(v, force = false) {
 }
 
 function draw(view) {
-  const names = R.summary.seats.map((s) => s.name || `seat ${s.seat + 1}`);
+  const names = R.summary.seats.map(seatName);
   const as = R.as.startsWith("seat:") ? Number(R.as.slice(5)) : view.you;
   const state = { ...view.state };
   if (R.as.startsWith("seat:")) {
@@ -191,7 +192,8 @@ function draw(view) {
       state.your_colours = Object.entries(state.seats).filter(([, x]) => x === as).map(([c]) => c);
     }
   }
-  const c = { you: as, names, view: { ...view, state }, actions: [] };
+  const ev = (R.events || []).find((e) => e.version === view.version);
+  const c = { you: as, names, view: { ...view, state }, actions: [], last: ev };
   const t0 = performance.now();
   morph($("#board"), R.r.board(state, c));
   morph($("#details"), R.r.details(state, c));
@@ -199,11 +201,10 @@ function draw(view) {
   const ms = performance.now() - t0;
   window.__chronicle = { version: view.version, renderMs: ms };
   document.body.dataset.version = view.version;
-  const ev = (R.events || []).find((e) => e.version === view.version);
-  mount($("#step-event"), ev ? html`<b>${view.version}.</b> ${R.r.describeEvent(ev, { names, you: null })}` : "");
+  mount($("#step-event"), ev ? html`<b>${view.version}.</b> ${R.r.describeEvent(ev, c)}` : "");
   mount(
     $("#step-phase"),
-    html`${R.r.phase(state, c)} · ${view.status}${view.result ? html` · winners: ${view.result.winners.map((s) => names[s]).join(", ")}` : ""}`,
+    html`${R.r.phase(state, c)} · ${{ active: "playing", finished: "finished", scoring: "scoring", waiting: "waiting for players", abandoned: "abandoned" }[view.status] || view.status}${view.result ? html` · winners: ${view.result.winners.map((s) => names[s]).join(", ")}` : ""}`,
   );
   const prev = $("#log li.current");
   if (prev) prev.classList.remove("current");
