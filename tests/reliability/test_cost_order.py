@@ -34,6 +34,7 @@ from service.http import limits
 from service.redis_server import RedisServer
 from tests.conftest import ADMIN_TOKEN, settings
 from tests.reliability.served import served
+from tests.support.raw_http import read_answer
 
 IMPORT = "/api/v1/games/import"
 JSON = {"Content-Type": "application/json"}
@@ -276,27 +277,6 @@ def test_the_documents_are_built_once_with_an_etag_and_a_304(
 # ---- no path but the health checks is exempt, on the real server stack --------------------------
 
 
-def answer(sock: socket.socket) -> tuple[str, bytes]:
-    """The head and the body of one answer with a Content-Length."""
-    buf = b""
-    while b"\r\n\r\n" not in buf:
-        chunk = sock.recv(65536)
-        assert chunk, f"closed without an answer: {buf!r}"
-        buf += chunk
-    head, _, body = buf.partition(b"\r\n\r\n")
-    text = head.decode("latin-1")
-    length = next(
-        int(line.split(":", 1)[1])
-        for line in text.split("\r\n")
-        if line.lower().startswith("content-length:")
-    )
-    while len(body) < length:
-        chunk = sock.recv(65536)
-        assert chunk, "closed in the middle of the answer"
-        body += chunk
-    return text, body
-
-
 def test_on_the_served_stack_an_unread_import_is_refused_and_the_documents_are_limited(
     tmp_path: Path,
 ) -> None:
@@ -309,8 +289,8 @@ def test_on_the_served_stack_an_unread_import_is_refused_and_the_documents_are_l
                 b"Content-Type: application/json\r\nContent-Length: 16777216\r\n\r\n"
                 b'{"events":'
             )
-            head, body = answer(s)
-        assert head.startswith("HTTP/1.1 401"), head
+            status, _, body, _ = read_answer(s)
+        assert status == 401, body
         assert json.loads(body)["error"]["code"] == "unauthorized"
         base = serve.base
         statuses = [

@@ -33,6 +33,7 @@ from tests.reliability.served import (
     wait_until,
 )
 from tests.support.client import Client
+from tests.support.raw_http import read_answer
 from tests.support.sse import Stream
 
 
@@ -40,36 +41,6 @@ from tests.support.sse import Stream
 def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     with served(tmp_path_factory.mktemp("http1")) as s:
         yield s
-
-
-def _read_answer(sock: socket.socket, buf: bytes = b"") -> tuple[int, dict[str, str], bytes, bytes]:
-    """One answer from ``sock`` (by length or chunked); what came after it."""
-    while b"\r\n\r\n" not in buf:
-        data = sock.recv(65536)
-        assert data, f"closed before a whole head: {buf!r}"
-        buf += data
-    head, _, rest = buf.partition(b"\r\n\r\n")
-    lines = head.decode("latin-1").split("\r\n")
-    status = int(lines[0].split()[1])
-    headers = {k.lower(): v.strip() for k, _, v in (h.partition(":") for h in lines[1:])}
-    if "content-length" in headers:
-        n = int(headers["content-length"])
-        while len(rest) < n:
-            rest += sock.recv(65536)
-        return status, headers, rest[:n], rest[n:]
-    if headers.get("transfer-encoding") == "chunked":
-        body = b""
-        while True:
-            while b"\r\n" not in rest:
-                rest += sock.recv(65536)
-            size_line, _, rest = rest.partition(b"\r\n")
-            size = int(size_line, 16)
-            while len(rest) < size + 2:
-                rest += sock.recv(65536)
-            body, rest = body + rest[:size], rest[size + 2 :]
-            if size == 0:
-                return status, headers, body, rest
-    return status, headers, b"", rest
 
 
 def _closed(sock: socket.socket) -> bool:
@@ -92,14 +63,14 @@ def test_requests_pipelined_on_one_connection_are_answered_in_order(serve: Serve
         one = b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: first-1\r\n\r\n"
         two = b"GET /nowhere HTTP/1.1\r\nHost: x\r\nX-Request-ID: second-2\r\n\r\n"
         s.sendall(one + two)
-        status, headers, _, rest = _read_answer(s)
+        status, headers, _, rest = read_answer(s)
         assert (status, headers["x-request-id"]) == (200, "first-1")
         assert "connection" not in headers  # HTTP/1.1: kept alive
-        status, headers, body, rest = _read_answer(s, rest)
+        status, headers, body, rest = read_answer(s, rest)
         assert (status, headers["x-request-id"]) == (404, "second-2")
         assert json.loads(body)["error"]["code"] == "not_found"
         s.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-        status, headers, _, _ = _read_answer(s, rest)
+        status, headers, _, _ = read_answer(s, rest)
         assert (status, headers["connection"]) == (200, "close")
         assert _closed(s)
 
@@ -115,7 +86,7 @@ def test_a_client_pipelining_a_burst_does_not_hold_up_the_others(serve: Served) 
     ):
         hog.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n" * burst)
         other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Request-ID: other-1\r\n\r\n")
-        status, headers, _, _ = _read_answer(other)
+        status, headers, _, _ = read_answer(other)
         assert (status, headers["x-request-id"]) == (200, "other-1")
         hog.setblocking(False)
         received = b""
@@ -127,22 +98,22 @@ def test_a_client_pipelining_a_burst_does_not_hold_up_the_others(serve: Served) 
         hog.setblocking(True)
         rest = received
         for _ in range(burst):  # and the burst is answered in full
-            status, _, _, rest = _read_answer(hog, rest)
+            status, _, _, rest = read_answer(hog, rest)
             assert status == 200
 
 
 def test_http_1_0_closes_unless_kept_alive(serve: Served) -> None:
     with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
         s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
-        status, headers, _, _ = _read_answer(s)
+        status, headers, _, _ = read_answer(s)
         assert (status, headers["connection"]) == (200, "close")
         assert _closed(s)
     with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
         s.sendall(b"GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-        status, headers, _, rest = _read_answer(s)
+        status, headers, _, rest = read_answer(s)
         assert (status, headers["connection"]) == (200, "keep-alive")
         s.sendall(b"GET /healthz HTTP/1.0\r\n\r\n")
-        assert _read_answer(s, rest)[0] == 200
+        assert read_answer(s, rest)[0] == 200
 
 
 def test_a_chunked_body_and_expect_100_continue_create_a_game(serve: Served) -> None:
@@ -162,7 +133,7 @@ def test_a_chunked_body_and_expect_100_continue_create_a_game(serve: Served) -> 
             buf += s.recv(65536)
         assert buf.startswith(b"HTTP/1.1 100 Continue\r\n\r\n")
         s.sendall(chunks)
-        status, _, body, _ = _read_answer(s, buf[len(b"HTTP/1.1 100 Continue\r\n\r\n") :])
+        status, _, body, _ = read_answer(s, buf[len(b"HTTP/1.1 100 Continue\r\n\r\n") :])
         assert status == 201, body
         assert json.loads(body)["game"] == "artus"
 
@@ -213,7 +184,7 @@ def test_malformed_requests_are_refused_in_json_and_closed(
 ) -> None:
     with socket.create_connection(("127.0.0.1", serve.port), timeout=10) as s:
         s.sendall(request_head)
-        got, headers, body, _ = _read_answer(s)
+        got, headers, body, _ = read_answer(s)
         assert _error((got, headers, body), status) == code
         assert headers["connection"] == "close"
         assert _closed(s)
@@ -258,9 +229,9 @@ def test_an_unread_body_is_drained_and_the_connection_lives_on(serve: Served) ->
             % (len(body), body)
             + b"GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n"
         )
-        status, _, _, rest = _read_answer(s)
+        status, _, _, rest = read_answer(s)
         assert status == 404
-        assert _read_answer(s, rest)[0] == 200
+        assert read_answer(s, rest)[0] == 200
 
 
 def test_a_head_sent_a_byte_at_a_time_is_read(serve: Served) -> None:
@@ -269,7 +240,7 @@ def test_a_head_sent_a_byte_at_a_time_is_read(serve: Served) -> None:
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         for i in range(len(data)):
             s.sendall(data[i : i + 1])
-        status, headers, _, _ = _read_answer(s)
+        status, headers, _, _ = read_answer(s)
         assert (status, headers["x-request-id"]) == (200, "drip-1")
 
 
@@ -497,7 +468,7 @@ POST_HEAD = (
 
 def _timed_out(s: socket.socket) -> None:
     """A 408 ``request_timeout`` in the JSON shape, with Connection: close, then the end."""
-    status, headers, body, rest = _read_answer(s)
+    status, headers, body, rest = read_answer(s)
     assert _error((status, headers, body), 408) == "request_timeout"
     assert headers["connection"] == "close"
     assert rest == b"" and _closed(s)
