@@ -79,9 +79,15 @@ from service import auth
 from service.http.middleware import client_address, current_request
 from service.http.ratelimit import Counters, Limit
 
-# Generous: a person, a browser tab long-polling and a script driving a game all stay under.
+# Sized from the browser client's measured pattern (tests/browser/test_table_live.py prints
+# it): a seat's page asks at most ~13 requests in its busiest second (loading: the view, the
+# legal moves, the log, a stream ticket; playing against a bot's bursts: fewer, its reads are
+# coalesced), so 20 a second per token leaves room for a second tab.  Two seats and a
+# spectator on one address (a household) loading their tables together send ~42 in a second,
+# files included, every file counts; 100 a second holds that and their play, the same burst as
+# docker/nginx.conf allows, while the minute's cap keeps a flood at 50 a second.
 DEFAULT_TOKEN_LIMIT = "20/second;600/minute"
-DEFAULT_ADDRESS_LIMIT = "50/second;3000/minute"
+DEFAULT_ADDRESS_LIMIT = "100/second;3000/minute"
 # A person starts a few games an hour; a flood of creations is storage, kept for good.
 DEFAULT_CREATE_QUOTA = "20/minute;200/hour;1000/day"
 DEFAULT_IMPORT_QUOTA = "10/minute;50/hour;200/day"

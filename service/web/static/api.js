@@ -17,30 +17,68 @@ export class ApiError extends Error {
   }
 }
 
-export async function api(path, { method = "GET", body, token, signal, headers: extra } = {}) {
+const sleep = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    if (signal)
+      signal.addEventListener("abort", () => {
+        clearTimeout(t);
+        reject(new DOMException("aborted", "AbortError"));
+      });
+  });
+
+/** How long to wait before trying a refused request again: the server's `Retry-After` (or
+ *  the error's `details.retry_after`), never less than a backoff that doubles from 0.5 s up
+ *  to 8 s, plus a little jitter so that the pages of one table do not all come back at once. */
+export function retryDelay(res, data, attempt) {
+  const header = Number(res.headers.get("Retry-After"));
+  const details = Number((((data || {}).error || {}).details || {}).retry_after);
+  const told = Number.isFinite(header) && header > 0 ? header : Number.isFinite(details) ? details : 0;
+  const backoff = Math.min(8, 0.5 * 2 ** attempt);
+  return 1000 * Math.min(30, Math.max(told, backoff)) + Math.random() * 250;
+}
+
+/** Calls on the API hold on through a busy server: a 429 (over a rate limit: nothing was
+ *  done) is tried again after its `Retry-After`, and so is a 503 for a request that may be
+ *  repeated (a GET, or a POST with an Idempotency-Key).  A GET keeps trying for as long as
+ *  the page is open (or until its `signal` aborts); a POST a person made gives up after a few
+ *  tries, and the page says so.  `api.waiting` counts the requests waiting to try again. */
+export async function api(path, { method = "GET", body, token, signal, headers: extra, tries } = {}) {
   const headers = { Accept: "application/json", ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(BASE + path, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-    signal,
-    credentials: "omit",
-    referrerPolicy: "no-referrer",
-  });
-  let data = null;
-  const text = await res.text();
-  if (text) {
+  const repeatable = method === "GET" || "Idempotency-Key" in headers;
+  const most = tries ?? (method === "GET" ? Infinity : 5);
+  for (let attempt = 0; ; attempt++) {
+    const res = await fetch(BASE + path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+      credentials: "omit",
+      referrerPolicy: "no-referrer",
+    });
+    let data = null;
+    const text = await res.text();
+    if (text) {
+      try {
+        data = JSON.parse(text);
+      } catch {
+        data = null;
+      }
+    }
+    if (res.ok) return data;
+    const again = res.status === 429 || (res.status === 503 && repeatable);
+    if (!again || attempt + 1 >= most) throw new ApiError(res.status, data);
+    api.waiting++;
     try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
+      await sleep(retryDelay(res, data, attempt), signal);
+    } finally {
+      api.waiting--;
     }
   }
-  if (!res.ok) throw new ApiError(res.status, data);
-  return data;
 }
+api.waiting = 0;
 
 // ---- what the server offers (feature detection without probing for 404s) -----------------
 let features = null;
@@ -98,6 +136,18 @@ export function remember(id, patch) {
   db.games[id] = next;
   save(db);
   return next;
+}
+
+/** Forget one seat's token (it left the seat, or the server no longer knows it); the game's
+ *  record goes with its last seat unless it holds the host's token. */
+export function forgetSeat(id, token) {
+  const db = load();
+  const g = db.games[id];
+  if (!g) return;
+  for (const [seat, t] of Object.entries(g.seats || {})) if (t === token) delete g.seats[seat];
+  if (g.active != null && !g.seats[g.active]) delete g.active;
+  if (!Object.keys(g.seats).length && !g.host) delete db.games[id];
+  save(db);
 }
 
 export function forget(id) {

@@ -2,7 +2,9 @@
 // ticket from /stream-ticket, so no token is ever in a URL), otherwise the long-poll
 // GET /events?after=N&wait=S that every server has (short waits, so an undo, which appends
 // nothing, shows within a few seconds).  Either way the callbacks receive
-// onEvents(events, version), onUndo(version), onChat(line, via) and onStatus(version).
+// onEvents(events, version), onUndo(version), onChat(line, via) and onStatus(version, {status, to_act}), and
+// onResync() when the stream or the poll is back after a break (the page reads the table again).
+// Neither gives up while the page is open: each retries with a backoff.
 // Table chat (when the server has it) comes the same way: `event: chat` on the stream, from
 // the last line held (?chat_after=, so nothing said while it reconnects is lost), or, while
 // the page polls, GET /chat?after= beside each long-poll.  A hide comes as the line again,
@@ -36,6 +38,7 @@ export class Live {
 
   stop() {
     this.stopped = true;
+    clearTimeout(this.timer);
     if (this.es) this.es.close();
     if (this.abort) this.abort.abort();
   }
@@ -61,6 +64,12 @@ export class Live {
     }
   }
 
+  /** The stream (or the poll) is back after a break: the page reads the table again, in
+   *  case a change came while it was away (an undo the resume cannot show, a status). */
+  resynced() {
+    if (this.h.onResync) this.h.onResync();
+  }
+
   async stream() {
     this.setMode("stream");
     let url = `/api/v1/games/${this.id}/stream?after=${this.after}`;
@@ -70,8 +79,13 @@ export class Live {
         const t = await api(`/games/${this.id}/stream-ticket`, { method: "POST", token: this.token });
         url += `&ticket=${encodeURIComponent(t.ticket)}`;
       }
-    } catch {
-      this.poll();
+    } catch (e) {
+      if (this.stopped) return;
+      if (e.status === 404 || e.status === 405) {
+        this.poll(); // no stream here after all: the long-poll every server has
+        return;
+      }
+      this.broke(); // a network error or a busy server: try the stream again, later
       return;
     }
     if (this.stopped) return;
@@ -84,6 +98,10 @@ export class Live {
         return {};
       }
     };
+    es.onopen = () => {
+      if (this.breaks) this.resynced();
+      this.breaks = 0;
+    };
     es.addEventListener("events", (e) => {
       const d = parse(e);
       this.seen(d.version || 0);
@@ -95,16 +113,32 @@ export class Live {
       this.h.onUndo(d.version);
     });
     es.addEventListener("chat", (e) => this.heard(parse(e), "stream"));
-    es.addEventListener("status", (e) => this.h.onStatus(parse(e).version));
+    es.addEventListener("status", (e) => {
+      const d = parse(e);
+      this.h.onStatus(d.version, d);
+    });
     es.onerror = () => {
-      // A ticket lasts a minute: reconnect with a fresh one, resuming after what we have.
+      // A ticket lasts a minute, a stream an hour, and a network drops: reconnect with a
+      // fresh ticket, resuming after what we have (the browser's own retry would reuse the
+      // spent ticket).
       es.close();
-      if (!this.stopped) setTimeout(() => this.stream(), 1000);
+      this.broke();
     };
+  }
+
+  /** The stream broke: reconnect after a backoff (1 s, doubling up to 15 s, reset once a
+   *  stream opens), forever while the page is open. */
+  broke() {
+    if (this.stopped) return;
+    this.breaks = (this.breaks || 0) + 1;
+    const wait = Math.min(15000, 1000 * 2 ** (this.breaks - 1)) + Math.random() * 300;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.stream(), wait);
   }
 
   async poll() {
     this.setMode("poll");
+    let failures = 0;
     while (!this.stopped) {
       await this.pollChat();
       this.abort = new AbortController();
@@ -114,6 +148,8 @@ export class Live {
           signal: this.abort.signal,
         });
         if (this.stopped) return;
+        if (failures) this.resynced();
+        failures = 0;
         if (r.version < this.after) {
           this.after = r.version;
           this.h.onUndo(r.version);
@@ -121,9 +157,10 @@ export class Live {
           this.seen(r.events[r.events.length - 1].version);
           this.h.onEvents(r.events, r.version);
         }
-      } catch (e) {
+      } catch {
         if (this.stopped) return;
-        await sleep(e.status === 429 ? 5000 : 2000);
+        failures++;
+        await sleep(Math.min(15000, 1000 * 2 ** (failures - 1)));
       }
     }
   }

@@ -1,11 +1,12 @@
 // The table: one game as a seat (token in this browser) or as a spectator, kept live.
-import { api, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
+import { allHeld, api, forgetSeat, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { Live } from "./live.js";
 import {
   $,
   $$,
   clearNotice,
+  confirmStep,
   fmtTime,
   html,
   keyClicks,
@@ -13,13 +14,22 @@ import {
   mount,
   notice,
   seedChosenNote,
+  tone,
   until,
 } from "./ui.js";
+import { seatName } from "./common.js";
+import { refusalNotice, rulesHref } from "./rules.js";
 
 const SEAT_EVENTS = new Set([
   "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "GameFinished", "GameAbandoned",
 ]);
+// Changes another seat (or the service) made that the page announces: a notice and the log.
+const ANNOUNCED = new Set([
+  "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "TurnTimedOut", "GameFinished",
+  "GameAbandoned",
+]);
 const S = {}; // the page's state: id, token, seat, summary, view, actions, log, chat, renderer
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export async function table(id) {
   S.id = id;
@@ -46,22 +56,158 @@ export async function table(id) {
   ]);
   S.log = ev.events;
   renderLog();
-  S.live = new Live(id, S.token, S.features, {
+  follow(S.token, logTop());
+  setInterval(tick, 1000);
+  otherTurns();
+  setInterval(otherTurns, 20000);
+}
+
+const logTop = () => {
+  const events = (S.log || []).filter((e) => !e.note);
+  return events.length ? events[events.length - 1].version : 0;
+};
+
+/** Follow the game live as ``token`` (null: as a spectator), from version ``after``. */
+function follow(token, after) {
+  if (S.live) S.live.stop();
+  S.live = new Live(S.id, token, S.features, {
     onEvents: (events) => {
       if (events.some((e) => SEAT_EVENTS.has(e.type))) S.needSummary = true;
-      addLog(events);
+      const fresh = addLog(events);
+      announce(fresh);
       refresh();
     },
-    onUndo: (version) => {
-      S.log = S.log.filter((e) => e.version <= version);
-      renderLog();
-      refresh();
-    },
+    onUndo: (version) => heardUndo(version),
     onChat: (line, via) => addChat(line, via),
-    onStatus: () => refresh(),
+    onStatus: (version, doc) => {
+      if (doc && Array.isArray(doc.to_act)) S.hint = doc.to_act;
+      refresh();
+    },
+    onResync: () => {
+      S.needSummary = true;
+      refresh();
+    },
   });
-  S.live.start(S.log.length ? S.log[S.log.length - 1].version : 0);
-  setInterval(tick, 1000);
+  S.live.start(after);
+}
+
+// ---- what others did: announced (a notice and the log) ------------------------------------
+/** A notice for the changes in ``events`` that this page did not make itself. */
+function announce(events) {
+  const said = [];
+  for (const e of events || []) {
+    if (!ANNOUNCED.has(e.type)) continue;
+    const seat = (e.data || {}).seat;
+    if (S.mine.has(e.type) && (seat == null || seat === S.seat)) {
+      S.mine.delete(e.type); // this page's own resign, leave or start: it says so itself
+      continue;
+    }
+    said.push(e);
+  }
+  if (!said.length) return;
+  const words = document.createElement("template"); // the log line's words, as plain text
+  words.innerHTML = said.map((e) => String(S.r.describeEvent(e, logCtx()))).join(" ");
+  notice(words.content.textContent.replace(/\s+/g, " ").trim(), "info");
+  $("#notice").dataset.kinds = said.map((e) => e.type).join(" "); // what it announced (tests)
+}
+S.mine = new Set(); // the table events this page has asked for and not yet seen
+
+/** The log was cut back to ``version`` (an undo): the lines after it go, and, unless this
+ *  page made the undo, a line and a notice say who took back what (the audit's undo trail). */
+async function heardUndo(version) {
+  const removed = S.log.filter((e) => e.version > version && !e.note);
+  S.log = S.log.filter((e) => e.version <= version);
+  renderLog();
+  refresh();
+  if (S.undoing || !removed.length) return; // our own undo (undo() says it), or known already
+  let by = null;
+  try {
+    const audit = await api(`/games/${S.id}/audit`, { token: S.token });
+    const trail = (audit.undone || []).filter((u) => u.to_version === version);
+    by = trail.length ? trail[trail.length - 1].by : null;
+  } catch {
+    /* who undid is unknown: the line says what happened without a name */
+  }
+  const host = (held(S.id) || {}).host;
+  if (by === `seat:${S.seat}` || (by === "host" && host)) return; // this browser did it
+  const n = names();
+  const moves = removed.filter((e) => e.seat != null).length || removed.length;
+  const what = moves === 1 ? "a move" : `${moves} moves`;
+  let text;
+  if (by === "host") text = `The host took back ${what}; the game is back at version ${version}.`;
+  else if (by && by.startsWith("seat:")) {
+    const seat = Number(by.slice(5));
+    text = `${n[seat] || `Seat ${seat + 1}`} took back ${moves === 1 ? "their move" : `their last ${moves} moves`}; the game is back at version ${version}.`;
+  } else text = `${what[0].toUpperCase() + what.slice(1)} taken back; the game is back at version ${version}.`;
+  const at = S.log.findIndex((e) => e.version > version);
+  S.log.splice(at < 0 ? S.log.length : at, 0, { note: text, version, undo: true });
+  renderLog();
+  notice(text, "info");
+}
+
+// ---- your turn, wherever you look: the title, the icon, a sound, your other games ---------
+const SOUND = "chronicle.sound";
+const soundOn = () => localStorage.getItem(SOUND) === "on";
+let wasMine = false;
+
+function yourTurn() {
+  return !!(S.token && S.view && S.view.status === "active" && S.actions && S.actions.length);
+}
+
+function drawTurnMarks() {
+  const mine = yourTurn();
+  const name = GAME_NAMES[S.summary.game] || S.summary.game;
+  const title = mine ? `● Your turn · ${name}` : `Chronicle: ${name}`;
+  if (document.title !== title) document.title = title;
+  const icon = $("#favicon");
+  const href = mine ? "/assets/icon-turn.svg" : "/assets/icon.svg";
+  if (icon && icon.getAttribute("href") !== href) icon.setAttribute("href", href);
+  document.body.dataset.yourTurn = mine ? "yes" : "no";
+  if (mine && !wasMine && soundOn()) tone();
+  wasMine = mine;
+  const bar = $("#phone-moves");
+  if (bar) {
+    bar.textContent = mine ? `Your move (${S.actions.length})` : "Moves";
+    bar.classList.toggle("hot", mine);
+  }
+}
+
+function drawSound() {
+  const b = $("#sound");
+  if (!b) return;
+  b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
+  b.textContent = soundOn() ? "Sound: on" : "Sound: off";
+}
+
+const finishedElsewhere = new Set(); // other games seen over: never asked again
+/** The strip of this browser's other games where it is a held seat's turn, each a link. */
+async function otherTurns() {
+  const others = allHeld()
+    .filter(([gid, g]) => gid !== S.id && !finishedElsewhere.has(gid) && Object.keys(g.seats || {}).length)
+    .sort((a, b) => (b[1].added || 0) - (a[1].added || 0))
+    .slice(0, 8);
+  const turns = [];
+  for (const [gid, g] of others) {
+    try {
+      const s = await api(`/games/${gid}`, { tries: 2 });
+      if (s.status === "finished" || s.status === "abandoned") finishedElsewhere.add(gid);
+      const seats = Object.keys(g.seats).map(Number);
+      if (s.status === "active" && s.to_act.some((x) => seats.includes(x)))
+        turns.push({ gid, game: GAME_NAMES[s.game] || s.game, who: s.seats.filter((x) => seats.includes(x.seat)).map((x) => x.name) });
+    } catch (e) {
+      if (e.status === 404) finishedElsewhere.add(gid);
+    }
+  }
+  const el = $("#my-turns");
+  if (!el) return;
+  el.hidden = !turns.length;
+  mount(
+    el,
+    turns.length
+      ? html`<span>Your turn in ${turns.length === 1 ? "another game" : `${turns.length} other games`}:</span>
+          ${turns.map((t) => html` <a class="button small" href="/play/${t.gid}">${t.game}${t.who.length ? ` (${t.who.join(", ")})` : ""}</a>`)}`
+      : "",
+  );
 }
 
 function layout() {
@@ -78,13 +224,21 @@ function layout() {
                 (s) => html`<option value="${s}" ${String(g.active) === s ? "selected" : ""}>seat ${Number(s) + 1}</option>`,
               )}</select></label>`
             : ""}
+          <button type="button" id="sound" class="small" aria-pressed="false" title="A short tone when it becomes your turn">Sound: off</button>
+          <a href="${rulesHref(S.summary.game)}" class="button small" id="rules-link" target="_blank" rel="noopener">Rules</a>
           <a href="/replay/${S.id}" class="button small">Replay</a>
           <a href="/" class="button small">Lobby</a>
         </div>
         ${seedChosenNote(S.summary)}
+        <nav id="my-turns" class="my-turns" aria-label="your turn in other games" hidden></nav>
       </div>
+      <nav id="phone-bar" class="phone-bar" aria-label="jump to">
+        <button type="button" data-to="board-wrap">Board</button>
+        <button type="button" data-to="act-panel" id="phone-moves">Moves</button>
+        <button type="button" data-to="log-panel">Log</button>
+      </nav>
       <div class="table-grid">
-        <section class="board-wrap" aria-label="the board">
+        <section class="board-wrap" id="board-wrap" aria-label="the board">
           <div id="board" class="board"></div>
           <div id="details" class="details"></div>
         </section>
@@ -120,7 +274,7 @@ function layout() {
               <button type="submit">Send</button>
             </form>
           </section>
-          <section class="card" aria-labelledby="log-h">
+          <section class="card" id="log-panel" aria-labelledby="log-h">
             <h2 id="log-h">What happened</h2>
             <ol id="log" class="log" aria-live="polite"></ol>
           </section>
@@ -142,9 +296,44 @@ function layout() {
     });
   }
   $("#undo").onclick = () => undo();
-  $("#resign").onclick = () => seatCall("resign", "You resigned; a bot plays your seat now.");
-  $("#leave").onclick = () => seatCall("leave", "You left the seat.");
-  $("#start").onclick = () => hostStart();
+  $("#resign").onclick = async () => {
+    const bot = S.features.resign ? "a bot" : "";
+    if (await confirmStep("Resign this game?", {
+      yes: "Resign", no: "Keep playing",
+      detail: `${bot ? "A bot plays your seat from now on" : "You stop playing"}; this cannot be taken back.`,
+    }))
+      seatCall("resign", "You resigned; a bot plays your seat now. You are watching.");
+  };
+  $("#leave").onclick = async () => {
+    if (await confirmStep("Leave your seat?", {
+      yes: "Leave the seat", no: "Stay",
+      detail: "The seat opens again for its invitation; you keep watching the table.",
+    }))
+      seatCall("leave", "You left the seat; you are watching the table now.");
+  };
+  $("#start").onclick = async () => {
+    const open = S.summary.seats.filter((s) => s.open).length;
+    if (await confirmStep("Start the game now?", {
+      yes: "Start with bots", no: "Wait for players",
+      detail: `Bots take the ${open === 1 ? "open seat" : `${open} open seats`} for the whole game.`,
+    }))
+      hostStart();
+  };
+  $("#sound").onclick = () => {
+    localStorage.setItem(SOUND, soundOn() ? "off" : "on");
+    drawSound();
+    if (soundOn()) tone(); // what it sounds like (and the browser lets the page play it now)
+  };
+  drawSound();
+  $$("#phone-bar [data-to]").forEach((b) => {
+    b.onclick = () => {
+      const to = document.getElementById(b.dataset.to);
+      to.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+      const first = b.dataset.to === "act-panel" && $("#actions .act:not([disabled])");
+      (first || to).focus({ preventScroll: true });
+    };
+  });
+  for (const id of ["board-wrap", "act-panel", "log-panel"]) document.getElementById(id).tabIndex = -1;
   $("#host-undo").onsubmit = (e) => {
     e.preventDefault();
     undo(Number($("#host-to").value), held(S.id).host);
@@ -157,53 +346,159 @@ function layout() {
 }
 
 // ---- fetching and drawing -----------------------------------------------------------------
+// One refresh runs at a time and at most one more is pending, whatever the burst (a bot's turn
+// is a dozen appends within 50 ms, a frame each), and one always starts after the last frame.
+// Refreshes draw on a small budget: BURST at once, then one per GAP ms, so a change that comes
+// alone is fetched at once and a stream of them is shown within GAP + a round trip.  A refresh
+// costs a seat one or two requests (the view; the legal moves only when the seat may act, or
+// the stream said it will): at most 2 x (BURST + 1000 / GAP) in a second, under the service's
+// 20 a second per token, with room for the seat's own moves.  An error
+// never stops it: it tries again with a backoff (the API's 429/503 wait their Retry-After in
+// api()), says so if it lasts, and reads the table again once it is back.
+const GAP = 170;
+const BURST = 3;
 let refreshing = null;
 let again = false;
+let budget = BURST;
+let budgetAt = 0; // when the budget was last topped up (performance.now())
+let failures = 0;
+
+/** Wait for a refresh's turn in the budget (BURST, then one per GAP ms). */
+async function turn() {
+  const now = performance.now();
+  budget = Math.min(BURST, budget + (now - budgetAt) / GAP);
+  budgetAt = now;
+  if (budget < 1) {
+    await sleep((1 - budget) * GAP);
+    budget = 1;
+    budgetAt = performance.now();
+  }
+  budget -= 1;
+}
 
 /** Fetch summary, view and legal actions, then draw; calls during a fetch coalesce. */
-async function refresh() {
-  if (refreshing) {
-    again = true;
-    return refreshing;
-  }
-  refreshing = (async () => {
-    do {
+function refresh() {
+  again = true;
+  return (refreshing ||= refreshLoop());
+}
+
+async function refreshLoop() {
+  try {
+    while (again) {
+      await turn();
+      while (S.hold) await S.hold; // a seat being given up: no read with its token meanwhile
       again = false;
       try {
-        // The summary (seat names, options) changes only when seats or the status do.
-        const wantSummary = S.needSummary || !S.view || S.view.status !== S.summary.status;
-        S.needSummary = false;
-        const [summary, view, actions] = await Promise.all([
-          wantSummary ? api(`/games/${S.id}`) : Promise.resolve(S.summary),
-          api(`/games/${S.id}/view`, { token: S.token }),
-          S.token ? api(`/games/${S.id}/actions`, { token: S.token }) : Promise.resolve(null),
-        ]);
-        if (actions && actions.version !== view.version) {
+        await (S.reading = refreshOnce());
+        if (failures) clearNotice();
+        failures = 0;
+        document.body.dataset.stale = "no";
+      } catch (e) {
+        if (e.status === 401 && S.token) {
+          seatLost("This seat is no longer yours (its token is not valid any more); you are watching the table.");
           again = true;
           continue;
         }
-        S.summary = summary;
-        if (summary.status !== view.status) S.needSummary = true;
-        S.view = view;
-        S.actions = actions ? actions.actions : [];
-        S.seat = view.you;
-        draw();
-      } catch (e) {
-        notice(e.message);
+        if (e.status === 404) {
+          notice(e.message);
+          return;
+        }
+        failures++;
+        document.body.dataset.stale = "yes";
+        if (failures >= 2) notice(`Reconnecting to the table… (${e.message})`);
+        again = true;
+        await sleep(Math.min(10000, 250 * 2 ** failures));
       }
-    } while (again);
-  })();
-  try {
-    await refreshing;
+    }
   } finally {
     refreshing = null;
   }
 }
 
+/** A seat played by a bot (resigned, taken over): it has nothing to do or to undo. */
+function botPlays() {
+  const seat = S.view ? S.view.you : null;
+  const doc = seat != null && S.summary && S.summary.seats[seat];
+  return !!(doc && doc.bot);
+}
+
+async function refreshOnce() {
+  // The summary (seat names, options) changes only when seats or the status do.
+  const wantSummary = S.needSummary || !S.view || S.view.status !== S.summary.status;
+  S.needSummary = false;
+  const seat = S.view ? S.view.you : null;
+  const toAct = [...(S.view ? S.view.to_act : []), ...(S.hint || [])];
+  const guess = !!S.token && !botPlays() && (seat == null || toAct.includes(seat));
+  S.hint = null;
+  const [summary, view, listed] = await Promise.all([
+    wantSummary ? api(`/games/${S.id}`) : Promise.resolve(S.summary),
+    api(`/games/${S.id}/view`, { token: S.token }),
+    guess ? api(`/games/${S.id}/actions`, { token: S.token }) : Promise.resolve(null),
+  ]);
+  let actions = listed;
+  const mayAct = !!S.token && view.status === "active" && view.you != null && view.to_act.includes(view.you);
+  if (!mayAct) actions = null;
+  else if (!actions || actions.version !== view.version) {
+    actions = await api(`/games/${S.id}/actions`, { token: S.token });
+    if (actions.version !== view.version) {
+      again = true; // the game moved between the two: the next round has both at once
+      return;
+    }
+  }
+  S.summary = summary;
+  if (summary.status !== view.status) S.needSummary = true;
+  S.view = view;
+  S.seat = view.you;
+  S.actions = actions && !botPlays() ? actions.actions : [];
+  draw();
+  // Never stale: a frame already told of a later version, or the log and the view disagree.
+  if (S.live && S.live.after > view.version) again = true;
+  syncLog();
+}
+
+let logCheck = null;
+/** The log must end where the view is: lines after it were undone while the stream was away;
+ *  lines missing (a frame lost) are fetched if they are still missing a moment later. */
+function syncLog() {
+  const top = logTop();
+  const v = S.view.version;
+  if (top > v && !(S.live && S.live.after > v)) {
+    S.log = S.log.filter((e) => e.version <= v);
+    renderLog();
+  } else if (top < v && !logCheck) {
+    logCheck = setTimeout(async () => {
+      logCheck = null;
+      const from = logTop();
+      if (from >= S.view.version) return;
+      try {
+        const ev = await api(`/games/${S.id}/events?after=${from}&limit=1000`, { token: S.token });
+        addLog(ev.events);
+      } catch {
+        /* the next refresh looks again */
+      }
+    }, 1500);
+  }
+}
+
+/** This page stops acting for its seat (it left, or the token is void): it forgets the token
+ *  and goes on as a spectator, live. */
+function seatLost(text) {
+  if (S.token) forgetSeat(S.id, S.token);
+  S.token = tokenFor(S.id); // another seat this browser holds at this table, or none
+  S.seat = null;
+  S.actions = [];
+  S.needSummary = true;
+  filterKey = null;
+  drawnActions = "";
+  if ($("#chat-name")) $("#chat-name").hidden = !!S.token;
+  const as = $("#as-seat");
+  if (as) as.closest("label").hidden = true;
+  follow(S.token, logTop());
+  notice(text, "info");
+}
+
 function names() {
-  return S.summary.seats.map((s) =>
-    s.open ? `open seat ${s.seat + 1}` : s.name + (s.bot ? ` (bot ${s.bot})` : ""),
-  );
+  return S.summary.seats.map(seatName);
 }
 
 function ctx() {
@@ -213,6 +508,7 @@ function ctx() {
     view: S.view,
     actions: S.actions,
     status: S.view.status,
+    last: (S.log || []).find((e) => e.version === S.view.version),
   };
 }
 
@@ -224,7 +520,7 @@ function draw() {
   morph($("#details"), S.r.details(v.state, c));
   markLegal();
   void document.body.offsetHeight; // layout included in the render time
-  (window.__drawnAt ||= {})[v.version] = Date.now();
+  (window.__drawnAt ||= {})[v.version] ??= Date.now(); // when each version was first shown
   document.body.dataset.version = v.version;
   document.body.dataset.status = v.status;
   window.__chronicle = { version: v.version, renderMs: performance.now() - t0 };
@@ -232,6 +528,7 @@ function draw() {
   drawActions();
   drawPlayers();
   drawResult();
+  drawTurnMarks();
 }
 
 function markLegal() {
@@ -256,9 +553,9 @@ function drawTurn() {
   else if (v.status === "waiting") text = html`Waiting for players to join.`;
   else if (v.status === "abandoned") text = html`The host abandoned this game.`;
   else {
-    const mine = S.seat != null && v.to_act.includes(S.seat);
-    const others = v.to_act.filter((s) => s !== S.seat).map((s) => n[s]);
-    text = html`${mine ? html`<b class="your-turn">Your turn</b> <a href="#act-panel" class="small">to your moves</a>` : ""}
+    const mine = S.seat != null && v.to_act.includes(S.seat) && !botPlays();
+    const others = v.to_act.filter((s) => s !== S.seat || botPlays()).map((s) => n[s]);
+    text = html`${S.seat != null && botPlays() ? html`<b>A bot plays your seat now</b>; you are watching. ` : ""}${mine ? html`<b class="your-turn">Your turn</b> <a href="#act-panel" class="small">to your moves</a>` : ""}
       ${others.length ? html`${mine ? " · also " : "Waiting for "}${others.join(", ")}` : ""}
       ${v.to_act
         .filter((s) => deadlines[s])
@@ -287,8 +584,9 @@ function drawActions() {
   const acts = S.actions;
   const policy = (S.summary.options || {}).undo;
   const active = S.view.status === "active";
-  $("#undo").hidden = !S.token || policy === "none" || !active;
-  $("#resign").hidden = !(S.features.resign && S.token && active);
+  const seated = !!S.token && S.seat != null && !botPlays(); // a seat this page plays
+  $("#undo").hidden = !seated || policy === "none" || !active;
+  $("#resign").hidden = !(S.features.resign && seated && active);
   $("#leave").hidden = !(S.features.leave && S.token && S.view.status === "waiting");
   const host = (held(S.id) || {}).host;
   $("#start").hidden = !(S.features.start && host && S.view.status === "waiting");
@@ -302,35 +600,105 @@ function drawActions() {
     return;
   }
   panel.classList.toggle("mine", acts.length > 0);
-  const shown = filterKey ? acts.filter((a) => S.r.keysOf(a, S.view.state).includes(filterKey)) : acts;
+  const keys = (a) => S.r.keysOf(a, S.view.state);
+  const shown = filterKey ? acts.filter((a) => keys(a).includes(filterKey)) : acts;
   if (filterKey && !shown.length) filterKey = null;
   const list = filterKey ? shown : acts;
+  const c = ctx();
+  // Board first: a picked territory whose moves are made of units (K&C's attacks) shows them
+  // to pick one by one, then the move they make to confirm.
+  const partsOf = (a) => (S.r.partsOf ? S.r.partsOf(a) : []);
+  const composable = filterKey ? list.filter((a) => partsOf(a).length) : [];
+  if (!composable.length) picked = [];
+  picked = picked.filter((k) => composable.some((a) => partsOf(a).includes(k)));
+  const fits = (a, want) => want.every((k) => partsOf(a).includes(k));
+  const units = [...new Set(composable.flatMap(partsOf))];
+  const exact = composable.find((a) => fits(a, picked) && partsOf(a).length === picked.length);
+  const composer = composable.length
+    ? html`<div class="compose" role="group" aria-labelledby="compose-h">
+        <p id="compose-h"><b>${filterLabel}</b>: pick the units for the move (on the board or here), then confirm.</p>
+        <ul class="units">${units.map((k) => {
+          const on = picked.includes(k);
+          const can = on || composable.some((a) => fits(a, [...picked, k]));
+          return html`<li><button type="button" class="unit" data-part="${k}" aria-pressed="${on ? "true" : "false"}" ${can ? "" : "disabled"} title="${S.r.partName(k, S.view.state)}">${S.r.partLabel(k)} <span class="small">${S.r.partName(k, S.view.state)}</span></button></li>`;
+        })}</ul>
+        <p class="muted small">${picked.length ? S.r.partsSummary(picked, filterKey.replace(/^[a-z]+:/, ""), S.view.state) : "No unit picked yet."}</p>
+        <button type="button" id="compose-send" class="primary" ${exact ? "" : "disabled"}>${exact ? html`Confirm: ${S.r.describeAction(exact, c)}` : "Confirm (pick a set of units that makes a legal move)"}</button>
+      </div>`
+    : "";
   mount(
     $("#act-filter"),
     !acts.length
       ? html`<p class="muted">${active ? "Nothing to do now: it is another seat's move." : "No moves."}</p>`
       : filterKey
-        ? html`<p>${list.length} moves for <b>${filterLabel}</b> <button type="button" id="show-all" class="small">show all ${acts.length}</button></p>`
+        ? html`<p>${list.length} moves for <b>${filterLabel}</b> <button type="button" id="show-all" class="small">show all ${acts.length}</button></p>${composer}`
         : html`<p class="muted">${acts.length} legal ${acts.length === 1 ? "move" : "moves"}: pick one here${S.r.clickHint ? ", or " + S.r.clickHint : ""}.</p>`,
   );
   const sa = $("#show-all");
-  if (sa) sa.onclick = () => { filterKey = null; drawActions(); };
+  if (sa) sa.onclick = () => { filterKey = null; picked = []; drawActions(); };
+  $$("#act-filter .unit").forEach((b) => (b.onclick = () => togglePart(b.dataset.part)));
+  const cs = $("#compose-send");
+  if (cs && exact) cs.onclick = () => send(exact, cs);
   // The same list at the same version is left as it is: a second refresh of one change (the
   // stream's frame after the move's own answer) must not replace the buttons under a click
   // or take the keyboard focus away.
   const drawn = JSON.stringify([S.view.version, filterKey, list]);
   if (drawn === drawnActions) return;
   drawnActions = drawn;
-  const c = ctx();
-  mount(
-    $("#actions"),
-    list.map((a) => html`<li><button type="button" class="act" data-i="${acts.indexOf(a)}">${S.r.describeAction(a, c)}</button></li>`),
-  );
+  const button = (a) => html`<li><button type="button" class="act" data-i="${acts.indexOf(a)}">${S.r.describeAction(a, c)}</button></li>`;
+  // A long list is grouped by kind (the renderer's groupOf: a path such as ["Attacks", "on
+  // York"]), each group collapsed with its count; the first group is open, and a group the
+  // player opened or closed stays so.
+  const grouped = S.r.groupOf && list.length > 12;
+  if (!grouped) {
+    mount($("#actions"), list.map(button));
+  } else {
+    const tree = new Map();
+    for (const a of list) {
+      const [top, sub] = S.r.groupOf(a);
+      if (!tree.has(top)) tree.set(top, new Map());
+      const subs = tree.get(top);
+      if (!subs.has(sub || "")) subs.set(sub || "", []);
+      subs.get(sub || "").push(a);
+    }
+    let first = true;
+    const isOpen = (id, dflt) => (openGroups.has(id) ? openGroups.get(id) : dflt);
+    const groups = [...tree].map(([top, subs]) => {
+      const n = [...subs.values()].reduce((k, x) => k + x.length, 0);
+      const dflt = first;
+      first = false;
+      const inner = [...subs].map(([sub, as], j) =>
+        sub
+          ? html`<li><details class="act-group sub" data-group="${top}/${sub}" ${isOpen(`${top}/${sub}`, dflt && j === 0) ? "open" : ""}>
+              <summary>${sub} <span class="count">(${as.length})</span></summary><ul class="actions-in">${as.map(button)}</ul></details></li>`
+          : as.map(button),
+      );
+      return html`<li><details class="act-group" data-group="${top}" ${isOpen(top, dflt) ? "open" : ""}>
+          <summary>${top} <span class="count">(${n})</span></summary><ul class="actions-in">${inner}</ul></details></li>`;
+    });
+    mount($("#actions"), groups);
+    $$("#actions details").forEach((d) => d.addEventListener("toggle", () => openGroups.set(d.dataset.group, d.open)));
+  }
   $$("#actions .act").forEach((b) => (b.onclick = () => send(acts[Number(b.dataset.i)], b)));
+}
+
+const openGroups = new Map(); // a group's id -> open, as the player left it
+let picked = []; // the units picked for a move made of parts (board first)
+
+function togglePart(key) {
+  picked = picked.includes(key) ? picked.filter((k) => k !== key) : [...picked, key];
+  drawActions();
+  const b = $(`#act-filter .unit[data-part="${CSS.escape(key)}"]`);
+  if (b && !b.disabled) b.focus();
 }
 
 let filterLabel = "";
 function pick(key, label) {
+  // A unit clicked on the board while a move made of units is being put together: picked.
+  if (filterKey && S.r.partsOf && S.actions.some((a) => S.r.keysOf(a, S.view.state).includes(filterKey) && S.r.partsOf(a).includes(key))) {
+    togglePart(key);
+    return;
+  }
   const matching = S.actions.filter((a) => S.r.keysOf(a, S.view.state).includes(key));
   if (!matching.length) {
     notice(S.actions.length ? `No legal move uses ${label}.` : "It is not your move.", "info");
@@ -341,9 +709,10 @@ function pick(key, label) {
     return;
   }
   filterKey = key;
-  filterLabel = label;
+  filterLabel = label.split(",")[0];
+  picked = [];
   drawActions();
-  const first = $("#actions .act");
+  const first = $("#act-filter .unit:not([disabled])") || $("#actions .act");
   if (first) first.focus();
 }
 
@@ -360,7 +729,8 @@ async function send(action, button) {
     addLog(res.events || []);
     S.live && S.live.seen(res.version);
   } catch (e) {
-    notice(e.code === "version_conflict" ? "Someone moved first; the board is updated." : `Refused: ${e.message}`);
+    if (e.code === "version_conflict") notice("Someone moved first; the board is updated.");
+    else refusalNotice(S.summary.game, e); // links to the rule it broke (details.rule)
   } finally {
     sending = false;
     drawnActions = ""; // its buttons were disabled: drawn again whatever the answer
@@ -379,6 +749,7 @@ function apiAct(action, key) {
 
 async function undo(toVersion, hostToken) {
   const body = Number.isInteger(toVersion) ? { to_version: toVersion } : {};
+  S.undoing = true; // the stream's undo frame of it is not announced as another's
   try {
     const r = await api(`/games/${S.id}/undo`, { method: "POST", body, token: hostToken || S.token });
     const n = (r.undone || []).length;
@@ -390,23 +761,53 @@ async function undo(toVersion, hostToken) {
     const reason = e.details && e.details.reason ? ` (${e.details.reason.replaceAll("_", " ")})` : "";
     notice(`Undo refused: ${e.message}${reason}`);
   }
+  setTimeout(() => (S.undoing = false), 1500); // the frame may come after the answer
   refresh();
 }
 
+const newKey = () => (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2));
+const TABLE_EVENT = { resign: "SeatResigned", leave: "SeatLeft", start: "GameStarted" };
+
 async function seatCall(what, done) {
+  S.mine.add(TABLE_EVENT[what]);
+  // resign takes an Idempotency-Key (safe to try again); leave does not (it is not repeated)
+  const headers = what === "resign" ? { "Idempotency-Key": newKey() } : undefined;
+  let release = () => {};
+  if (what === "leave") {
+    // The token stops working with the answer: the page reads nothing with it from now on
+    // (a read under way ends first), and follows the table as a spectator after.
+    S.hold = new Promise((r) => (release = r));
+    if (S.live) S.live.stop();
+    await Promise.resolve(S.reading).catch(() => {});
+  }
   try {
-    await api(`/games/${S.id}/${what}`, { method: "POST", body: {}, token: S.token });
-    notice(done, "info");
+    await api(`/games/${S.id}/${what}`, { method: "POST", body: {}, token: S.token, headers });
+    if (what === "leave") seatLost(done);
+    else notice(done, "info");
+    S.needSummary = true;
   } catch (e) {
+    S.mine.delete(TABLE_EVENT[what]);
     notice(e.message);
+    if (what === "leave") follow(S.token, logTop());
+  } finally {
+    S.hold = null;
+    release();
   }
   refresh();
 }
 
 async function hostStart() {
+  S.mine.add("GameStarted");
   try {
-    await api(`/games/${S.id}/start`, { method: "POST", body: { fill: "greedy" }, token: held(S.id).host });
+    await api(`/games/${S.id}/start`, {
+      method: "POST",
+      body: { fill: "greedy" },
+      token: held(S.id).host,
+      headers: { "Idempotency-Key": newKey() },
+    });
+    S.needSummary = true;
   } catch (e) {
+    S.mine.delete("GameStarted");
     notice(e.message);
   }
   refresh();
@@ -414,14 +815,19 @@ async function hostStart() {
 
 function drawPlayers() {
   const n = names();
-  const scores = S.r.scores ? S.r.scores(S.view.state, ctx()) : {};
+  const res = S.view.result;
+  // One number per player, labelled: during the game the renderer's running score (its unit:
+  // Lancaster's power), once it is over the result's total, the same as the result table's.
+  const live = S.r.scores ? S.r.scores(S.view.state, ctx()) : {};
+  const unit = res ? S.r.resultUnit || "points" : S.r.scoreUnit || "points";
+  const score = (seat) => (res ? res.scores[seat] : live[seat]);
   mount(
     $("#players"),
     S.summary.seats.map(
       (s) => html`<li class="${S.view.to_act.includes(s.seat) ? "acting" : ""}">
         ${S.r.seatBadge ? S.r.seatBadge(s.seat, S.view.state) : ""}
         <span>${n[s.seat]}${s.seat === S.seat ? " (you)" : ""}</span>
-        ${scores[s.seat] != null ? html`<span class="score">${scores[s.seat]}</span>` : ""}
+        ${score(s.seat) != null ? html`<span class="score" data-seat="${s.seat}"><b>${score(s.seat)}</b> ${unit}</span>` : ""}
         ${S.view.to_act.includes(s.seat) ? html`<span class="to-act" aria-label="to act">●</span>` : ""}
       </li>`,
     ),
@@ -437,35 +843,51 @@ function drawResult() {
   }
   const n = names();
   el.hidden = false;
+  // One table, the players by rank: the game's own scoring categories (the renderer's
+  // result(): columns and a row per seat, from result.details), then the total.
+  const t = S.r.result ? S.r.result(res, ctx()) : { columns: [`Total ${S.r.resultUnit || "points"}`], row: (s) => [res.scores[s]] };
+  let rank = 0;
+  let prev = null;
   mount(
     el,
     html`<h2>Result</h2>
       <p class="winner">${res.winners.length > 1 ? "Shared win: " : "Winner: "}${res.winners.map((s) => n[s]).join(" and ")}</p>
-      <ol class="ranking">${res.ranking.map(
-        (s) => html`<li><span>${n[s]}</span> <b>${res.scores[s]}</b></li>`,
-      )}</ol>
-      ${res.details && Object.keys(res.details).length
-        ? html`<details><summary>How it was scored</summary><pre>${JSON.stringify(res.details, null, 1)}</pre></details>`
-        : ""}`,
+      <div class="result-wrap"><table class="mini result-table">
+        <caption class="vh">The final scores, by rank</caption>
+        <thead><tr><th scope="col">Rank</th><th scope="col">Player</th>${t.columns.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+        <tbody>${res.ranking.map((s, i) => {
+          if (res.scores[s] !== prev) rank = i + 1;
+          prev = res.scores[s];
+          return html`<tr data-seat="${s}" class="${res.winners.includes(s) ? "won" : ""}"><td class="num">${rank}</td><th scope="row">${n[s]}${s === S.seat ? " (you)" : ""}</th>${t.row(s).map(
+            (x, j) => html`<td class="num${j === t.columns.length - 1 ? " total" : ""}" data-label="${t.columns[j]}">${x}</td>`,
+          )}</tr>`;
+        })}</tbody>
+      </table></div>
+      ${t.note ? html`<p class="small muted">${t.note}</p>` : ""}`,
   );
 }
 
 // ---- the log ------------------------------------------------------------------------------
 function addLog(events) {
-  if (!S.log) return;
-  const top = S.log.length ? S.log[S.log.length - 1].version : 0;
+  if (!S.log) return [];
+  const top = logTop();
   const fresh = events.filter((e) => e.version > top);
-  if (!fresh.length) return;
+  if (!fresh.length) return [];
   S.log.push(...fresh);
   renderLog(fresh);
+  return fresh;
 }
+
+const logCtx = () => ({ you: S.seat, names: names(), view: S.view });
 
 function renderLog(fresh) {
   const el = $("#log");
   if (!S.summary) return;
-  const c = { you: S.seat, names: names(), view: S.view };
+  const c = logCtx();
   const line = (e) =>
-    html`<li data-version="${e.version}"><span class="v">${e.version}</span> ${S.r.describeEvent(e, c)}</li>`;
+    e.note
+      ? html`<li data-version="${e.version}" class="note${e.undo ? " undo-line" : ""}"><span class="v" aria-hidden="true">↶</span> ${e.note}</li>`
+      : html`<li data-version="${e.version}"><span class="v">${e.version}</span> ${S.r.describeEvent(e, c)}</li>`;
   if (fresh) {
     el.insertAdjacentHTML("afterbegin", html`${fresh.slice().reverse().map(line)}`.s);
     while (el.children.length > 300) el.lastChild.remove();

@@ -44,6 +44,7 @@ export function notice(text, kind = "error") {
   const el = document.getElementById("notice");
   if (!el) return;
   el.textContent = text;
+  delete el.dataset.kinds;
   el.className = kind;
   el.hidden = false;
   clearTimeout(noticeTimer);
@@ -142,4 +143,61 @@ function patch(a, b) {
     }
   }
   while (a.childNodes.length > want.length) a.removeChild(a.lastChild);
+}
+
+/** Asks before an action that cannot be taken back: a native modal <dialog> (the browser
+ *  keeps the focus inside it and Escape cancels), the safe choice focused first, the focus
+ *  back where it was afterwards.  Resolves true only for the confirming button. */
+export function confirmStep(question, { yes, no = "Cancel", detail = "" } = {}) {
+  return new Promise((resolve) => {
+    const back = document.activeElement;
+    const d = document.createElement("dialog");
+    d.className = "confirm";
+    d.setAttribute("aria-labelledby", "confirm-q");
+    mount(
+      d,
+      html`<form method="dialog">
+        <p id="confirm-q" class="confirm-q">${question}</p>
+        ${detail ? html`<p class="muted">${detail}</p>` : ""}
+        <div class="confirm-buttons">
+          <button value="no" id="confirm-no" autofocus>${no}</button>
+          <button value="yes" id="confirm-yes" class="danger">${yes}</button>
+        </div>
+      </form>`,
+    );
+    document.body.appendChild(d);
+    d.addEventListener("close", () => {
+      const ok = d.returnValue === "yes";
+      d.remove();
+      if (back && back.isConnected && back.focus) back.focus();
+      resolve(ok);
+    });
+    d.showModal();
+    d.querySelector("#confirm-no").focus();
+  });
+}
+
+/** A short two-note tone made in the page (WebAudio: no sound file, nothing fetched). */
+let audio = null;
+export function tone() {
+  try {
+    audio ||= new AudioContext();
+    if (audio.state === "suspended") audio.resume();
+    const t = audio.currentTime;
+    const gain = audio.createGain();
+    gain.connect(audio.destination);
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.35);
+    const osc = audio.createOscillator();
+    osc.type = "sine";
+    osc.frequency.setValueAtTime(660, t);
+    osc.frequency.setValueAtTime(880, t + 0.12);
+    osc.connect(gain);
+    osc.start(t);
+    osc.stop(t + 0.36);
+    return true;
+  } catch {
+    return false; // no audio here: the title and the icon still say it
+  }
 }
