@@ -35,3 +35,29 @@ if [ -n "$missing" ]; then
       "the tests that need them will be skipped" >&2
   fi
 fi
+# The accessibility tests (tests/browser/test_accessibility.py) run axe-core in the pages: a
+# test-only file, never served.  npm fetches the pinned tarball, its integrity is checked
+# against the one recorded here, and only the engine (axe.min.js) is kept, in .cache/axe-core/.
+AXE_VERSION=4.14.1
+AXE_INTEGRITY=sha512-FHfa+lmNjQZfJz1q8wKqIDwC6DExcHt/pkjNQb09a3NPjCKg2rhu5qb2S4r76ASyFNNtuFooJpZe37OgudVGtQ==
+if [ "$(cat .cache/axe-core/VERSION 2> /dev/null)" != "$AXE_VERSION" ]; then
+  if command -v npm > /dev/null; then
+    tmp=$(mktemp -d)
+    (cd "$tmp" && npm pack --silent "axe-core@$AXE_VERSION" > /dev/null)
+    got=sha512-$(.venv/bin/python -c 'import base64, hashlib, sys
+print(base64.b64encode(hashlib.sha512(open(sys.argv[1], "rb").read()).digest()).decode())' \
+      "$tmp/axe-core-$AXE_VERSION.tgz")
+    if [ "$got" != "$AXE_INTEGRITY" ]; then
+      echo "axe-core $AXE_VERSION: integrity mismatch ($got)" >&2
+      rm -rf "$tmp"
+      exit 1
+    fi
+    mkdir -p .cache/axe-core
+    tar -xzf "$tmp/axe-core-$AXE_VERSION.tgz" -C "$tmp" package/axe.min.js package/LICENSE
+    mv "$tmp/package/axe.min.js" "$tmp/package/LICENSE" .cache/axe-core/
+    echo "$AXE_VERSION" > .cache/axe-core/VERSION
+    rm -rf "$tmp"
+  else
+    echo "note: no npm; the accessibility tests (axe-core) will be skipped" >&2
+  fi
+fi

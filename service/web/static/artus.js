@@ -1,12 +1,12 @@
 // Artus: the round table of 29 seats (values and colour bands turn with the King), every
 // figure, the rings (crowns), the scoring cards and the seat's own hand.
-import { cap, eventWords, lastOf, mark, phaseIn, signed, swatch, tip } from "./common.js";
+import { cap, deco, eventWords, lastOf, legalKeys, mark, phaseIn, piece, signed, swatch, tip } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const PLAYER = {
   red: { fill: "#c8372d", text: "#fff", letter: "R" },
   yellow: { fill: "#f0c419", text: "#222", letter: "Y" },
-  green: { fill: "#2f8f4e", text: "#fff", letter: "G" },
+  green: { fill: "#27803f", text: "#fff", letter: "G" },
   blue: { fill: "#2b6cb0", text: "#fff", letter: "B" },
 };
 const ZONE = {
@@ -68,10 +68,11 @@ function band(i, r1, r2) {
   return `M${p(a0, r1)} A${r1} ${r1} 0 0 1 ${p(a1, r1)} L${p(a1, r2)} A${r2} ${r2} 0 0 0 ${p(a0, r2)} Z`;
 }
 
-function figure(f, s, x, y, moved) {
+function figure(f, s, x, y, moved, legal) {
   if (isKnight(f)) {
-    const p = PLAYER[figColour(f)] || { fill: "#777", text: "#fff", letter: "?" };
-    return svg`<g class="fig knight${mark(moved, "moved")}" data-key="fig:${f}" aria-label="${figName(f, s)}">${tip(`${figName(f, s)}, on seat ${seatOf(s, f)} (${signed(s.values[seatOf(s, f)])})`)}
+    const p = PLAYER[figColour(f)] || { fill: "#6b6b6b", text: "#fff", letter: "?" };
+    const words = `${figName(f, s)}, on seat ${seatOf(s, f)} (${signed(s.values[seatOf(s, f)])})`;
+    return svg`<g class="fig knight${mark(moved, "moved")}" ${piece(`fig:${f}`, legal, `${p.letter}${f.split("-k")[1]}: ${words}`)}>${tip(words)}
       <circle cx="${x}" cy="${y}" r="22" class="hit"/>
       <circle cx="${x}" cy="${y}" r="15" fill="${p.fill}" stroke="#111" stroke-width="1.5"/>
       <text x="${x}" y="${y + 5}" text-anchor="middle" class="fig-t" fill="${p.text}">${p.letter}${f.split("-k")[1]}</text></g>`;
@@ -81,12 +82,13 @@ function figure(f, s, x, y, moved) {
   const rings = s.rings[f] || 0;
   const fill = silver ? "#d9dde3" : "#c98a4b";
   const words = `${cap(figName(f, s))}, ${rings} ${rings === 1 ? "ring" : "rings"}, on seat ${seatOf(s, f)}`;
-  return svg`<g class="fig prince${king ? " king" : ""}${mark(moved, "moved")}" data-key="fig:${f}" aria-label="${words}">${tip(words)}
+  const shown = `${silver ? "S" : "B"}${f.slice(-1)}`;
+  return svg`<g class="fig prince${king ? " king" : ""}${mark(moved, "moved")}" ${piece(`fig:${f}`, legal, `${shown}: ${words}`)}>${tip(words)}
     <circle cx="${x}" cy="${y}" r="22" class="hit"/>
     ${king
       ? svg`<path d="M${x - 17} ${y + 10} L${x - 17} ${y - 8} L${x - 9} ${y} L${x} ${y - 14} L${x + 9} ${y} L${x + 17} ${y - 8} L${x + 17} ${y + 10} Z" fill="#f2c14e" stroke="#5a3d00" stroke-width="2"/>`
       : svg`<rect x="${x - 13}" y="${y - 13}" width="26" height="26" transform="rotate(45 ${x} ${y})" fill="${fill}" stroke="#333" stroke-width="1.5"/>`}
-    <text x="${x}" y="${y + 5}" text-anchor="middle" class="fig-t" fill="#222">${silver ? "S" : "B"}${f.slice(-1)}</text>
+    <text x="${x}" y="${y + 5}" text-anchor="middle" class="fig-t" fill="#222">${shown}</text>
     ${Array.from({ length: rings }, (_, k) => svg`<circle cx="${x - (rings - 1) * 4 + k * 8}" cy="${y + 21}" r="3.2" fill="#f2c14e" stroke="#5a3d00"/>`)}
   </g>`;
 }
@@ -110,6 +112,7 @@ function touched(e) {
 
 function board(s, c) {
   const last = touched(lastOf(c));
+  const legal = legalKeys(c, keysOf, s);
   const seats = [];
   for (let i = 0; i < N; i++) {
     const z = ZONE[s.zones[i]] || ZONE.green;
@@ -121,25 +124,25 @@ function board(s, c) {
     const zone = { crown: "the King's seat", red: "red band", yellow: "yellow band", green: "green band" }[s.zones[i]] || "";
     const words = `Seat ${i}, value ${signed(v)}${zone ? `, ${zone}` : ""}${carpet ? ", on the carpet" : ""}${s.seats[i] ? `: ${figName(s.seats[i], s)}` : ", empty"}`;
     seats.push(svg`<g class="seat${mark(last.seats.has(i))}${mark(last.from.has(i), "last-from")}" data-seat="${i}">
-      <path d="${band(i, 242, 282)}" fill="${z.fill}" stroke="#fff" stroke-width="1"/>
-      ${z.pattern ? svg`<path d="${band(i, 242, 282)}" fill="${z.pattern}" class="pat"/>` : ""}
-      <text x="${tx}" y="${ty + 5}" text-anchor="middle" class="val">${i === s.king_seat ? "♔" : signed(v)}</text>
-      <text x="${nx}" y="${ny + 3}" text-anchor="middle" class="seat-no">${i}</text>
-      <circle cx="${fx}" cy="${fy}" r="19" class="ring${carpet ? " carpet" : ""}"/>
-      <path d="${band(i, 170, 296)}" class="slot" data-key="seat:${i}" aria-label="${words}">${tip(words)}</path>
-      ${s.seats[i] ? figure(s.seats[i], s, fx, fy, last.figs.has(s.seats[i])) : ""}
+      <path d="${band(i, 242, 282)}" fill="${z.fill}" stroke="#fff" stroke-width="1" ${deco}/>
+      ${z.pattern ? svg`<path d="${band(i, 242, 282)}" fill="${z.pattern}" class="pat" ${deco}/>` : ""}
+      <text x="${tx}" y="${ty + 5}" text-anchor="middle" class="val" ${deco}>${i === s.king_seat ? "♔" : signed(v)}</text>
+      <text x="${nx}" y="${ny + 3}" text-anchor="middle" class="seat-no" ${deco}>${i}</text>
+      <circle cx="${fx}" cy="${fy}" r="19" class="ring${carpet ? " carpet" : ""}" ${deco}/>
+      <path d="${band(i, 170, 296)}" class="slot" ${piece(`seat:${i}`, legal, words)}>${tip(words)}</path>
+      ${s.seats[i] ? figure(s.seats[i], s, fx, fy, last.figs.has(s.seats[i]), legal) : ""}
     </g>`);
   }
   const n = c.names;
   const me = c.you;
   const hand = me != null ? s.hand || (s.hands && s.hands[me]) : null;
-  return html`<div class="artus-wrap"><svg viewBox="0 0 600 600" class="artus" role="img" aria-label="the round table">
-    <defs>
+  return html`<div class="artus-wrap"><svg viewBox="0 0 600 600" class="artus" role="group" aria-label="the round table">
+    <defs ${deco}>
       <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#8a1f17" stroke-width="1.4" opacity=".45"/></pattern>
       <pattern id="dots" width="6" height="6" patternUnits="userSpaceOnUse"><circle cx="3" cy="3" r="1.1" fill="#7a5a00" opacity=".5"/></pattern>
     </defs>
-    <circle cx="300" cy="300" r="240" class="table-top"/>
-    <circle cx="300" cy="300" r="120" class="plate"/>
+    <circle cx="300" cy="300" r="240" class="table-top" ${deco}/>
+    <circle cx="300" cy="300" r="120" class="plate" ${deco}/>
     ${seats}
     <text x="300" y="268" text-anchor="middle" class="centre-big">Round ${s.round}/${s.rounds}</text>
     <text x="300" y="296" text-anchor="middle" class="centre">${s.rules} rules · ${phaseWords(s)}</text>
@@ -148,7 +151,7 @@ function board(s, c) {
     ${s.to_act.length ? svg`<text x="300" y="372" text-anchor="middle" class="centre">to act: ${s.to_act.map((x) => n[x]).join(", ")}</text>` : ""}
   </svg>
   ${hand
-    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h3 id="hand-h">Your hand (${hand.length})</h3>${hand.length ? html`<ul class="hand">${handCards(hand, true)}</ul>` : html`<p class="muted">empty</p>`}</section>`
+    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h2 id="hand-h">Your hand (${hand.length})</h2>${hand.length ? html`<ul class="hand">${handCards(hand, legal)}</ul>` : html`<p class="muted">empty</p>`}</section>`
     : ""}</div>`;
 }
 
@@ -163,11 +166,14 @@ const CARD_HELP = {
 };
 const cardTip = (id) => `${cap(cardColour(id))} card: ${cardName(id)}. ${cap(CARD_HELP[(id.split("/")[1] || "")[0]] || "")}.`;
 
-function handCards(cards, keyed) {
-  return cards.map(
-    (id) => html`<li class="card-chip c-${cardColour(id)}" ${keyed ? html`data-key="card:${id}" tabindex="0" role="button"` : ""} aria-label="${cardName(id)}" title="${cardTip(id)}">
-      <span class="chip-letter">${(PLAYER[cardColour(id)] || {}).letter || "?"}</span> ${cardName(id)}</li>`,
-  );
+/** Cards as list items; the seat's own hand (``legal``: the keys the legal moves use) keyed,
+ *  each card a control when a move plays it.  Its name is its visible text, letter first. */
+function handCards(cards, legal) {
+  return cards.map((id) => {
+    const shown = `${(PLAYER[cardColour(id)] || {}).letter || "?"} ${cardName(id)}`;
+    return html`<li><span class="card-chip c-${cardColour(id)}" ${legal ? piece(`card:${id}`, legal, shown) : ""} title="${cardTip(id)}">
+      <span class="chip-letter">${shown.split(" ")[0]}</span> ${cardName(id)}</span></li>`;
+  });
 }
 
 function details(s, c) {
@@ -187,10 +193,10 @@ function details(s, c) {
       )}</tbody>
     </table>
     ${hands && me == null
-      ? html`<h3>Every hand (revealed)</h3>${hands.map((h, i) => html`<p>${c.names[i]}:</p><ul class="hand">${handCards(h, false)}</ul>`)}`
+      ? html`<h2>Every hand (revealed)</h2>${hands.map((h, i) => html`<p>${c.names[i]}:</p><ul class="hand">${handCards(h, null)}</ul>`)}`
       : ""}
     ${s.played.length
-      ? html`<h3>Cards played (${s.played.length})</h3><p class="muted small">latest first</p><ul class="played">${handCards(s.played.slice(-8).reverse(), false)}</ul>`
+      ? html`<h2>Cards played (${s.played.length})</h2><p class="muted small">latest first</p><ul class="played">${handCards(s.played.slice(-8).reverse(), null)}</ul>`
       : ""}
     <p class="legend"><span class="lg z-red">red −15…−1 (hatched)</span> <span class="lg z-yellow">yellow 0 (dotted)</span> <span class="lg z-green">green +1…+10</span> <span class="lg carpet-lg">carpet seat (ring)</span></p>
   </div>`;

@@ -95,3 +95,22 @@ export const lastOf = (c) => (c && c.last && c.view && c.last.version === c.view
 /** A CSS class when ``on``: " last" for what the last move touched, " moved" for a piece it
  *  moved (animated, unless the browser asks for reduced motion). */
 export const mark = (on, cls = "last") => (on ? ` ${cls}` : "");
+
+/** The board keys the legal moves use (a renderer's ``keysOf`` over the context's actions):
+ *  the pieces drawn as controls.  The replay has no actions: every piece is a picture there. */
+export const legalKeys = (c, keysOf, s) =>
+  new Set(((c && c.actions) || []).flatMap((a) => keysOf(a, s)));
+
+/** A board piece's accessible attributes: a control (role=button, in the Tab order) when a
+ *  legal move uses it, a named picture (role=img) otherwise, so its name is never an
+ *  aria-label on a shape without a role.  ``name`` starts with the piece's visible text (the
+ *  name a person who sees "R1" says to a voice control).  The table's markLegal() sets the
+ *  same role and tab stop, so a redraw never flips them. */
+export const piece = (key, legal, name) =>
+  key && legal && legal.has(key)
+    ? svg`data-key="${key}" role="button" tabindex="0" aria-label="${name}"`
+    : svg`${key ? svg`data-key="${key}" ` : ""}role="img" aria-label="${name}"`;
+
+/** What is only drawing (a duplicate of a piece's name, a frame, a line): hidden from the
+ *  accessibility tree. */
+export const deco = svg`aria-hidden="true"`;

@@ -2,14 +2,14 @@
 // castles, ports/gates/flags), the succession track with crowns and the current King, every
 // colour's army and household, the bag, and money (exact for the seat's own colours, the last
 // digit for the others, as the tax track shows it).
-import { cap, eventWords, lastOf, mark, phaseIn, swatch, tip } from "./common.js";
+import { cap, deco, eventWords, lastOf, legalKeys, mark, phaseIn, piece, swatch, tip } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const COL = {
-  green: { fill: "#2f8f4e", text: "#fff", letter: "G" },
+  green: { fill: "#27803f", text: "#fff", letter: "G" },
   blue: { fill: "#2b6cb0", text: "#fff", letter: "B" },
-  teal: { fill: "#1b9e9e", text: "#fff", letter: "T" },
-  pink: { fill: "#d35d9e", text: "#fff", letter: "P" },
+  teal: { fill: "#137b7b", text: "#fff", letter: "T" },
+  pink: { fill: "#b3427f", text: "#fff", letter: "P" },
   black: { fill: "#222", text: "#fff", letter: "X" },
 };
 const UNIT = { knight: ["K", 3, "knight", "knights"], men_at_arms: ["M", 2, "men at arms", "men at arms"], archers: ["A", 1, "archers", "archers"] };
@@ -83,10 +83,12 @@ export function countersWords(ids, own) {
     .join(", ");
 }
 
-function chip(id, x, y, key = true, moved = false) {
+/** A counter on the map: a named picture (the army's counters, the ones a move picks, are
+ *  the HTML chips of the details). */
+function chip(id, x, y, moved = false) {
   const k = counter(id);
   const c = COL[k.colour] || COL.black;
-  return svg`<g class="chip${mark(moved, "moved")}" ${key ? svg`data-key="ctr:${id}"` : ""} aria-label="${k.name}">${tip(cap(k.name))}
+  return svg`<g class="chip${mark(moved, "moved")}" ${piece(null, null, `${k.short}: ${k.name}`)}>${tip(cap(k.name))}
     <rect x="${x - 17}" y="${y - 10}" width="34" height="20" rx="4" fill="${c.fill}" stroke="#000" stroke-width="1"/>
     <text x="${x}" y="${y + 4}" text-anchor="middle" class="ctr-t" fill="${c.text}">${k.short}</text></g>`;
 }
@@ -114,16 +116,17 @@ function touched(e) {
 
 function board(s, c) {
   const last = touched(lastOf(c));
+  const legal = legalKeys(c, keysOf, s);
   const rows = Math.ceil(s.track.length / 12);
   const H = 650 + rows * 78;
   const countries = Object.entries(COUNTRY).map(([name, { box }]) => {
     const [x, y, w, h] = box;
     const mandated = s.mandated_country === name;
     const attacked = s.countries_attacked.includes(name);
-    return svg`<g><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="18" class="country${mandated ? " mandated" : ""}"/>
+    return svg`<g><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="18" class="country${mandated ? " mandated" : ""}" ${deco}/>
       <text x="${x + 12}" y="${y + 20}" class="country-name">${name}${mandated ? " · must be attacked" : ""}${attacked && !mandated ? " · attacked" : ""}</text></g>`;
   });
-  const adj = ADJ.map(([a, b]) => svg`<line x1="${AT[a][0]}" y1="${AT[a][1]}" x2="${AT[b][0]}" y2="${AT[b][1]}" class="adj"/>`);
+  const adj = ADJ.map(([a, b]) => svg`<line x1="${AT[a][0]}" y1="${AT[a][1]}" x2="${AT[b][0]}" y2="${AT[b][1]}" class="adj" ${deco}/>`);
   const terrs = Object.entries(s.territories).map(([name, t]) => {
     const [x, y] = AT[name] || [0, 0];
     const sym = SYM[name] || "";
@@ -134,12 +137,11 @@ function board(s, c) {
     const defence = (holder ? holder.points : 0) + (castle ? castle.points : 0);
     const about = `${name}, town value ${t.town_value}${holder ? `, held by ${holder.name}, defence ${defence}` : ", empty"}${castle ? `, ${castle.name}` : ""}${words.length ? ", " + words.join(", ") : ""}`;
     return svg`<g class="t${mark(last.terr.has(name))}">
-      <rect x="${x - 50}" y="${y - 23}" width="100" height="46" rx="7" class="terr" data-key="terr:${name}"
-        aria-label="${about}">${tip(about)}</rect>
-      <text x="${x - 45}" y="${y - 9}" class="t-name">${name}</text>
-      <text x="${x - 45}" y="${y + 12}" class="t-sym">${"●".repeat(t.town_value)} ${glyphs}</text>
-      ${t.holder ? chip(t.holder, x + 28, y + 8, false, last.moved.has(t.holder)) : ""}
-      ${castle ? svg`<g class="chip${mark(last.moved.has(t.castle), "moved")}" aria-label="${castle.name}">${tip(cap(castle.name))}<rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#777" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
+      <rect x="${x - 50}" y="${y - 23}" width="100" height="46" rx="7" class="terr" ${piece(`terr:${name}`, legal, about)}>${tip(about)}</rect>
+      <text x="${x - 45}" y="${y - 9}" class="t-name" ${deco}>${name}</text>
+      <text x="${x - 45}" y="${y + 12}" class="t-sym" ${deco}>${"●".repeat(t.town_value)} ${glyphs}</text>
+      ${t.holder ? chip(t.holder, x + 28, y + 8, last.moved.has(t.holder)) : ""}
+      ${castle ? svg`<g class="chip${mark(last.moved.has(t.castle), "moved")}" ${piece(null, null, `+${castle.points}: ${castle.name}`)}>${tip(cap(castle.name))}<rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#6b6b6b" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
     </g>`;
   });
   const track = s.track.map((q, i) => {
@@ -148,17 +150,16 @@ function board(s, c) {
     const crown = q.crown ? COL[q.crown] : null;
     const about = `Square ${q.square}: ${q.king}, bonus ${q.bonus}, attacks ${q.country}${q.crown ? `, ${q.crown} crown${q.turned ? " (turned: that reign is over)" : ""}` : ", no crown"}${q.square === s.square ? ", the current square" : ""}`;
     return svg`<g class="sq${mark(last.sq.has(q.square))}">
-      <rect x="${x}" y="${y}" width="70" height="72" rx="6" class="track-sq${q.square === s.square ? " current" : ""}${q.turned ? " turned" : ""}" data-key="sq:${q.square}"
-        aria-label="${about}">${tip(about)}</rect>
-      <text x="${x + 4}" y="${y + 13}" class="tr-b">${q.square}</text>
+      <rect x="${x}" y="${y}" width="70" height="72" rx="6" class="track-sq${q.square === s.square ? " current" : ""}${q.turned ? " turned" : ""}" ${piece(`sq:${q.square}`, legal, about)}>${tip(about)}</rect>
+      <g ${deco}><text x="${x + 4}" y="${y + 13}" class="tr-b">${q.square}</text>
       <text x="${x + 66}" y="${y + 13}" text-anchor="end" class="tr-t">+${q.bonus}</text>
       <text x="${x + 4}" y="${y + 27}" class="tr-t">${q.king.replace(" (Part ", " ").replace(")", "").slice(0, 14)}</text>
-      <text x="${x + 4}" y="${y + 40}" class="tr-t">${q.country}</text>
-      ${crown ? svg`<g class="crown${mark(last.sq.has(q.square), "moved")}" aria-label="${q.crown} crown">${tip(`${cap(q.crown)} crown on square ${q.square}`)}<path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
+      <text x="${x + 4}" y="${y + 40}" class="tr-t">${q.country}</text></g>
+      ${crown ? svg`<g class="crown${mark(last.sq.has(q.square), "moved")}" ${piece(null, null, `${crown.letter}: ${q.crown} crown`)}>${tip(`${cap(q.crown)} crown on square ${q.square}`)}<path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
     </g>`;
   });
-  return svg`<svg viewBox="0 0 900 ${H}" class="kc" role="img" aria-label="the map and the succession track">
-    <rect x="0" y="0" width="900" height="${H}" class="sea"/>
+  return svg`<svg viewBox="0 0 900 ${H}" class="kc" role="group" aria-label="the map and the succession track">
+    <rect x="0" y="0" width="900" height="${H}" class="sea" ${deco}/>
     ${countries}${adj}${terrs}
     <text x="20" y="474" class="country-name">Bag: ${s.bag_size} counters</text>
     <text x="20" y="492" class="country-name">Destroyed: ${s.destroyed.length}</text>
@@ -175,10 +176,12 @@ function money(s, colour) {
   return html`<span class="money">…${s.money_digit[colour]}</span> <span class="muted">(last digit)</span>`;
 }
 
-function counters(ids, key) {
+/** Counters as list items, each a chip with its letters; ``legal`` (the acting colour's army:
+ *  the keys the legal moves use) makes the ones a move uses controls. */
+function counters(ids, legal) {
   return html`<ul class="counters">${ids.map((id) => {
     const k = counter(id);
-    return html`<li class="ctr c-${k.colour}" ${key ? html`data-key="ctr:${id}"` : ""} title="${k.name}" aria-label="${k.name}">${k.short}</li>`;
+    return html`<li><span class="ctr c-${k.colour}" ${piece(legal ? `ctr:${id}` : null, legal, `${k.short}: ${k.name}`)} title="${k.name}">${k.short}</span></li>`;
   })}</ul>`;
 }
 
@@ -187,16 +190,17 @@ function details(s, c) {
   const colours = Object.keys(s.seats).sort(
     (a, b) => mine.includes(b) - mine.includes(a) || s.seats[a] - s.seats[b],
   );
+  const legal = legalKeys(c, keysOf, s);
   return html`<div class="kc-details">
     <p>Phase: <b>${phaseWords(s)}</b>${s.draw_needed ? ` · ${s.draw_needed} counters to draw` : ""}${s.countries_attacked.length ? ` · attacked: ${s.countries_attacked.join(", ")}` : ""}</p>
     <div class="kc-cols">${colours.map((col) => {
       const seat = s.seats[col];
       const mine = (s.your_colours || []).includes(col);
       return html`<div class="kc-col${mine ? " mine" : ""}">
-        <h3>${swatch(col, COL[col].letter)} ${col} · ${c.names[seat]}${mine ? " (you)" : ""}${s.king === col ? " · King" : ""}</h3>
+        <h2 class="kc-h">${swatch(col, COL[col].letter)} ${col} · ${c.names[seat]}${mine ? " (you)" : ""}${s.king === col ? " · King" : ""}</h2>
         <p>Money: ${money(s, col)} · tax markers: ${s.tax_markers[col]}</p>
-        <p class="muted">Army (${(s.armies[col] || []).length})</p>${counters(s.armies[col] || [], s.acting_colour === col)}
-        <p class="muted">Household (${(s.households[col] || []).length})</p>${counters(s.households[col] || [], false)}
+        <p class="muted">Army (${(s.armies[col] || []).length})</p>${counters(s.armies[col] || [], s.acting_colour === col ? legal : null)}
+        <p class="muted">Household (${(s.households[col] || []).length})</p>${counters(s.households[col] || [], null)}
       </div>`;
     })}</div>
     <p class="legend">Counters: the colour's letter (G green, B blue, T teal, P pink, X enemy), then K knight (strength 3) · M men at arms (2) · A archers (1) · $n mercenary (n) · ♜n castle (+n). Point at a counter for its name.</p>

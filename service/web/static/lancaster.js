@@ -1,13 +1,13 @@
 // Lancaster: the nine counties with their nobles and knights, every castle, the conflicts,
 // parliament's two law rows and the vote, each player's screen (gold and squires: the seat's
 // own, or everyone's with 2 players) and every player's public track.
-import { cap, eventWords, idWords, lastOf, mark, phaseIn, swatch, tip } from "./common.js";
+import { cap, deco, eventWords, idWords, lastOf, legalKeys, mark, phaseIn, piece, swatch, tip } from "./common.js";
 import { html, svg } from "./ui.js";
 
 const COL = {
   red: { fill: "#c8372d", text: "#fff", letter: "R" },
   blue: { fill: "#2b6cb0", text: "#fff", letter: "B" },
-  green: { fill: "#2f8f4e", text: "#fff", letter: "G" },
+  green: { fill: "#27803f", text: "#fff", letter: "G" },
   yellow: { fill: "#f0c419", text: "#222", letter: "Y" },
   purple: { fill: "#7b4fb0", text: "#fff", letter: "P" },
 };
@@ -59,9 +59,11 @@ const reward = (r) =>
     .join(", ");
 const favourWords = (tile) => FAVOUR[String(tile).split("-")[0]] || idWords(tile);
 
-function kchip(k, x, y, key = true, moved = false) {
-  const c = COL[knightColour(k)] || { fill: "#777", text: "#fff", letter: "?" };
-  return svg`<g class="chip${mark(moved, "moved")}" ${key ? svg`data-key="knight:${k}"` : ""} aria-label="${kName(k)}">${tip(kName(k))}
+/** A knight on the board: a named picture, its letters first (the ones a move picks are the
+ *  HTML chips of the details). */
+function kchip(k, x, y, moved = false) {
+  const c = COL[knightColour(k)] || { fill: "#6b6b6b", text: "#fff", letter: "?" };
+  return svg`<g class="chip${mark(moved, "moved")}" ${piece(null, null, `${c.letter}${strength(k)}: ${kName(k)}`)}>${tip(kName(k))}
     <circle cx="${x}" cy="${y}" r="12" fill="${c.fill}" stroke="#000"/>
     <text x="${x}" y="${y + 4}" text-anchor="middle" class="kn-t" fill="${c.text}">${c.letter}${strength(k)}</text></g>`;
 }
@@ -81,6 +83,7 @@ function touched(e) {
 
 function board(s, c) {
   const last = touched(lastOf(c));
+  const legal = legalKeys(c, keysOf, s);
   const was = (key) => mark(last.keys.has(key));
   const letters = Object.keys(s.counties);
   const counties = letters.map((L, i) => {
@@ -90,25 +93,23 @@ function board(s, c) {
     const occ = ct.occupant;
     const about = `${ct.name} (county ${L}): a knight needs strength ${ct.min}; reward ${reward(ct.reward)}; ${ct.nobles_left} nobles left${occ ? `; held by ${kName(occ.knight)} with ${occ.squires} squires` : ""}`;
     return svg`<g class="cty${was(`county:${L}`)}">
-      <rect x="${x}" y="${y}" width="137" height="98" rx="8" class="county" data-key="county:${L}"
-        aria-label="${about}">${tip(about)}</rect>
-      <text x="${x + 6}" y="${y + 16}" class="c-name">${L} · ${ct.name}</text>
+      <rect x="${x}" y="${y}" width="137" height="98" rx="8" class="county" ${piece(`county:${L}`, legal, about)}>${tip(about)}</rect>
+      <g ${deco}><text x="${x + 6}" y="${y + 16}" class="c-name">${L} · ${ct.name}</text>
       <text x="${x + 6}" y="${y + 31}" class="c-sub">min ${ct.min} · ${reward(ct.reward)}</text>
-      <text x="${x + 6}" y="${y + 46}" class="c-sub">nobles left: ${"♦".repeat(ct.nobles_left) || "none"}</text>
-      ${occ ? svg`${kchip(occ.knight, x + 22, y + 72, false, occ.knight === last.knight)}<text x="${x + 40}" y="${y + 76}" class="c-sub">${occ.squires ? `+${occ.squires} squire${occ.squires > 1 ? "s" : ""} = ${strength(occ.knight) + occ.squires}` : `= ${strength(occ.knight)}`}</text>` : ""}
+      <text x="${x + 6}" y="${y + 46}" class="c-sub">nobles left: ${"♦".repeat(ct.nobles_left) || "none"}</text></g>
+      ${occ ? svg`${kchip(occ.knight, x + 22, y + 72, occ.knight === last.knight)}<text x="${x + 40}" y="${y + 76}" class="c-sub" ${deco}>${occ.squires ? `+${occ.squires} squire${occ.squires > 1 ? "s" : ""} = ${strength(occ.knight) + occ.squires}` : `= ${strength(occ.knight)}`}</text>` : ""}
     </g>`;
   });
   const cfAbout = (cf, row) => `Conflict ${cf.n} (${row} row): France has strength ${cf.france}, England ${cf.strengths.reduce((a, b) => a + b, 0)}; power for the 1st, 2nd, 3rd space: ${cf.power.join(", ")}`;
   const card = (cf, x, y, row) => svg`<g class="cfg${was(`conflict:${cf.n}`)}">
-      <rect x="${x}" y="${y}" width="210" height="92" rx="8" class="cf" data-key="conflict:${cf.n}"
-        aria-label="${cfAbout(cf, row)}">${tip(cfAbout(cf, row))}</rect>
-      <text x="${x + 6}" y="${y + 16}" class="c-name">Conflict ${cf.n} · France ${cf.france}</text>
-      <text x="${x + 6}" y="${y + 31}" class="c-sub">power ${cf.power.join(" / ")} · England ${cf.strengths.reduce((a, b) => a + b, 0)}</text>
+      <rect x="${x}" y="${y}" width="210" height="92" rx="8" class="cf" ${piece(`conflict:${cf.n}`, legal, cfAbout(cf, row))}>${tip(cfAbout(cf, row))}</rect>
+      <text x="${x + 6}" y="${y + 16}" class="c-name" ${deco}>Conflict ${cf.n} · France ${cf.france}</text>
+      <text x="${x + 6}" y="${y + 31}" class="c-sub" ${deco}>power ${cf.power.join(" / ")} · England ${cf.strengths.reduce((a, b) => a + b, 0)}</text>
       ${[0, 1, 2].map((i) => {
         const stack = cf.spaces[i] || [];
-        return svg`<rect x="${x + 6 + i * 68}" y="${y + 40}" width="62" height="46" rx="5" class="space"/>
+        return svg`<rect x="${x + 6 + i * 68}" y="${y + 40}" width="62" height="46" rx="5" class="space" ${deco}/>
           <text x="${x + 10 + i * 68}" y="${y + 52}" class="c-sub">${i + 1}.${stack.length ? ` = ${cf.strengths[i]}` : ""}</text>
-          ${stack.map((k, j) => kchip(k, x + 20 + i * 68 + j * 18, y + 70, false, k === last.knight))}`;
+          ${stack.map((k, j) => kchip(k, x + 20 + i * 68 + j * 18, y + 70, k === last.knight))}`;
       })}
     </g>`;
   const upper = s.conflicts.upper.map((cf, i) => card(cf, 450 + i * 220, 34, "upper"));
@@ -116,9 +117,9 @@ function board(s, c) {
   const votingOn = s.phase === "vote" && s.vote ? s.vote.law : null;
   const lawAbout = (id, cls) => `Law ${id.replace(/^L/, "")}${cls === "debate" ? " (under debate)" : " (in force)"}: ${LAWS[id] || ""}`;
   const law = (id, x, y, cls) => svg`<g class="lw${was(`law:${id}`)}">
-      <rect x="${x}" y="${y}" width="140" height="62" rx="6" class="law ${cls}${id === votingOn ? " voting" : ""}" data-key="law:${id}" aria-label="${lawAbout(id, cls)}">${tip(lawAbout(id, cls))}</rect>
+      <rect x="${x}" y="${y}" width="140" height="62" rx="6" class="law ${cls}${id === votingOn ? " voting" : ""}" ${piece(`law:${id}`, legal, lawAbout(id, cls))}>${tip(lawAbout(id, cls))}</rect>
       <text x="${x + 6}" y="${y + 15}" class="l-id">Law ${id.replace(/^L/, "")}${id === votingOn ? " · voting" : ""}</text>
-      ${wrap(LAWS[id] || "", 25).map((line, i) => svg`<text x="${x + 6}" y="${y + 29 + i * 12}" class="l-t">${line}</text>`)}
+      <g ${deco}>${wrap(LAWS[id] || "", 25).map((line, i) => svg`<text x="${x + 6}" y="${y + 29 + i * 12}" class="l-t">${line}</text>`)}</g>
     </g>`;
   const current = s.laws.current.map((id, i) => law(id, 450 + i * 146, 274, "current"));
   const debate = s.laws.debate.map((id, i) => law(id, 450 + i * 146, 360, "debate"));
@@ -133,18 +134,17 @@ function board(s, c) {
         const k = s.castles[col][sp];
         const ext = built.includes(sp);
         const about = `${cap(col)}'s castle, ${SPACE_NAME[sp]}${ext ? ", extension built" : ""}${k ? `: ${kName(k)}` : ""}`;
-        return svg`<rect x="${84 + i * 58}" y="${y}" width="54" height="36" rx="4" class="space${ext ? " ext" : ""}${was(`space:${col}:${sp}`)}" data-key="space:${col}:${sp}"
-          aria-label="${about}">${tip(about)}</rect>
-          <text x="${86 + i * 58}" y="${y + 11}" class="c-sub">${SHORT[sp]}</text>
-          ${ext ? svg`<text x="${86 + i * 58}" y="${y + 31}" class="c-sub">ext ✓</text>` : ""}
-          ${k ? kchip(k, 124 + i * 58, y + 23, false, k === last.knight) : ""}`;
+        return svg`<rect x="${84 + i * 58}" y="${y}" width="54" height="36" rx="4" class="space${ext ? " ext" : ""}${was(`space:${col}:${sp}`)}" ${piece(`space:${col}:${sp}`, legal, about)}>${tip(about)}</rect>
+          <text x="${86 + i * 58}" y="${y + 11}" class="c-sub" ${deco}>${SHORT[sp]}</text>
+          ${ext ? svg`<text x="${86 + i * 58}" y="${y + 31}" class="c-sub" ${deco}>ext ✓</text>` : ""}
+          ${k ? kchip(k, 124 + i * 58, y + 23, k === last.knight) : ""}`;
       })}
     </g>`;
   });
   const H = Math.max(460, 380 + colours.length * 44 + 10);
   const vote = s.vote;
-  return svg`<svg viewBox="0 0 900 ${H}" class="la" role="img" aria-label="the board of Lancaster">
-    <rect width="900" height="${H}" class="bg"/>
+  return svg`<svg viewBox="0 0 900 ${H}" class="la" role="group" aria-label="the board of Lancaster">
+    <rect width="900" height="${H}" class="bg" ${deco}/>
     <text x="10" y="22" class="h">Counties</text>
     ${counties}
     <text x="450" y="22" class="h">Conflicts (upper row) · deck ${s.conflicts.deck}</text>
@@ -173,13 +173,19 @@ function wrap(text, n) {
   return out.slice(0, 3);
 }
 
-function knightList(ks, key) {
+/** Knights as chips with their letters; ``legal`` (the seat's own: the keys the legal moves
+ *  use) makes the ones a move places controls. */
+function knightList(ks, legal) {
   if (!ks.length) return html`<span class="muted">none</span> `;
-  return html`${ks.map((k) => html`<span class="swatch c-${knightColour(k)}" ${key ? html`data-key="knight:${k}" tabindex="0" role="button"` : ""} title="${kName(k)}" aria-label="${kName(k)}">${COL[knightColour(k)].letter}${strength(k)}</span> `)}`;
+  return html`${ks.map((k) => {
+    const shown = `${COL[knightColour(k)].letter}${strength(k)}`;
+    return html`<span class="swatch c-${knightColour(k)}" ${piece(legal ? `knight:${k}` : null, legal, `${shown}: ${kName(k)}`)} title="${kName(k)}">${shown}</span> `;
+  })}`;
 }
 
 function details(s, c) {
   const me = c.you;
+  const legal = legalKeys(c, keysOf, s);
   const vote = s.vote;
   return html`<div class="la-details">
     <p>Round <b>${s.round}</b>/5 · ${phaseWords(s)} · start player: ${c.names[s.start]} · order: ${s.order.map((x) => c.names[x]).join(" → ")}
@@ -195,15 +201,15 @@ function details(s, c) {
         ? html`gold <b>${p.gold}</b> · squires <b>${p.squires}</b>`
         : html`<span class="muted">gold and squires behind the screen</span>`;
       return html`<div class="la-player${mine ? " mine" : ""}">
-        <h3>${swatch(p.colour, COL[p.colour].letter)} ${c.names[p.seat]}${mine ? " (you)" : ""}${p.ally ? html` · ally ${swatch(p.ally, COL[p.ally].letter)}` : ""}</h3>
+        <h2 class="la-h">${swatch(p.colour, COL[p.colour].letter)} ${c.names[p.seat]}${mine ? " (you)" : ""}${p.ally ? html` · ally ${swatch(p.ally, COL[p.ally].letter)}` : ""}</h2>
         <p>power <b>${p.power}</b>${c.view && c.view.result ? html` · final points <b>${c.view.result.scores[p.seat]}</b>` : ""} · vote markers ${p.markers} · nobles ${p.nobles.map((L) => (s.counties[L] ? s.counties[L].name : L)).join(", ") || "none"}</p>
         <p>${mine ? html`<span class="secret">Your screen: ${screen}</span>` : screen}</p>
         <p class="small">extensions: ${p.extensions.map(spaceWords).join(", ") || "none"} · ${p.extension_pile} left to build</p>
-        <p class="small">court: ${knightList(p.knights.court, mine)} reserve: ${knightList(p.knights.reserve, false)}</p>
-        ${p.ally_knights ? html`<p class="small">ally court: ${knightList(p.ally_knights.court, mine)} reserve: ${knightList(p.ally_knights.reserve, false)}</p>` : ""}
+        <p class="small">court: ${knightList(p.knights.court, mine ? legal : null)} reserve: ${knightList(p.knights.reserve, null)}</p>
+        ${p.ally_knights ? html`<p class="small">ally court: ${knightList(p.ally_knights.court, mine ? legal : null)} reserve: ${knightList(p.ally_knights.reserve, null)}</p>` : ""}
       </div>`;
     })}</div>
-    ${s.prisoners.length ? html`<p>Prisoners: ${knightList(s.prisoners, me != null)}</p>` : ""}
+    ${s.prisoners.length ? html`<p>Prisoners: ${knightList(s.prisoners, me != null ? legal : null)}</p>` : ""}
   </div>`;
 }
 

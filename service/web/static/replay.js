@@ -47,8 +47,8 @@ export async function replay(id) {
         <a id="permalink" class="small" href="">permalink</a>
       </div>
       <div class="table-grid">
-        <section class="board-wrap">
-          <div id="board" class="board"></div>
+        <section class="board-wrap" aria-label="the board">
+          <div id="board" class="board" tabindex="0"></div>
           <div id="details" class="details"></div>
         </section>
         <aside class="side">

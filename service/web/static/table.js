@@ -239,7 +239,7 @@ function layout() {
       </nav>
       <div class="table-grid">
         <section class="board-wrap" id="board-wrap" aria-label="the board">
-          <div id="board" class="board"></div>
+          <div id="board" class="board" tabindex="0"></div>
           <div id="details" class="details"></div>
         </section>
         <aside class="side">
@@ -276,7 +276,7 @@ function layout() {
           </section>
           <section class="card" id="log-panel" aria-labelledby="log-h">
             <h2 id="log-h">What happened</h2>
-            <ol id="log" class="log" aria-live="polite"></ol>
+            <ol id="log" class="log" aria-live="polite" tabindex="0" aria-labelledby="log-h"></ol>
           </section>
         </aside>
       </div>`,
@@ -852,7 +852,7 @@ function drawResult() {
     el,
     html`<h2>Result</h2>
       <p class="winner">${res.winners.length > 1 ? "Shared win: " : "Winner: "}${res.winners.map((s) => n[s]).join(" and ")}</p>
-      <div class="result-wrap"><table class="mini result-table">
+      <div class="result-wrap" tabindex="0"><table class="mini result-table">
         <caption class="vh">The final scores, by rank</caption>
         <thead><tr><th scope="col">Rank</th><th scope="col">Player</th>${t.columns.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
         <tbody>${res.ranking.map((s, i) => {
