@@ -19,6 +19,7 @@ import {
 } from "./ui.js";
 import { seatName } from "./common.js";
 import { refusalNotice, rulesHref } from "./rules.js";
+import { Reader } from "./reader.js";
 
 const SEAT_EVENTS = new Set([
   "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "GameFinished", "GameAbandoned",
@@ -50,6 +51,7 @@ export async function table(id) {
   S.r = await renderer(S.summary.game);
   document.title = `Chronicle: ${GAME_NAMES[S.summary.game] || S.summary.game}`;
   layout();
+  S.reader = new Reader(S.summary.game, { r: S.r, send: (a, b) => send(a, b) }); // the text view
   const [ev] = await Promise.all([
     api(`/games/${id}/events?after=0&limit=1000`, { token: S.token }),
     refresh(),
@@ -529,6 +531,7 @@ function draw() {
   drawPlayers();
   drawResult();
   drawTurnMarks();
+  if (S.reader) S.reader.draw(c, S.summary);
 }
 
 function markLegal() {
@@ -875,6 +878,7 @@ function addLog(events) {
   if (!fresh.length) return [];
   S.log.push(...fresh);
   renderLog(fresh);
+  if (S.reader) S.reader.heard(fresh, logCtx()); // said in words in the text view
   return fresh;
 }
 

@@ -1,0 +1,350 @@
+// The text view for screen readers (issue 43): the table without the board.  The state as
+// structured text (headings, lists and tables, from the view as the boards read it: the
+// server's redaction is the only one), every new event said in words in a polite live region
+// (the renderers' describeEvent, the same words as the log), and every legal move from
+// GET .../actions as a real button in a grouped list, with a box to find one.  A toggle on the
+// table page, a skip link at the top of the page and ?reader=1 turn it on; the choice is
+// remembered in this browser.  The client holds no rules: the moves are the server's list.
+import { $, fmtTime, html, morph, mount } from "./ui.js";
+
+const KEY = "chronicle.reader";
+const TEXTS = {
+  artus: () => import("./artus_text.js"),
+  "kings-and-castles": () => import("./kings_and_castles_text.js"),
+  lancaster: () => import("./lancaster_text.js"),
+};
+const SAID = 40; // the lines the live region keeps (it only ever adds: each one is spoken once)
+const FIND_FROM = 13; // more moves than this: a box finds them by words
+
+/** Plain words from a renderer's text (a string, or html`...` whose markup is dropped). */
+export function plain(x) {
+  if (x && typeof x === "object" && "s" in x) {
+    const t = document.createElement("template");
+    t.innerHTML = x.s;
+    return t.content.textContent.replace(/\s+/g, " ").trim();
+  }
+  return String(x ?? "");
+}
+
+/** Whether the text view is on: ?reader=1 / ?reader=0 decide (and are remembered), else the
+ *  choice remembered in this browser. */
+function wanted() {
+  const q = new URLSearchParams(location.search).get("reader");
+  if (q === "1" || q === "0") {
+    try {
+      localStorage.setItem(KEY, q === "1" ? "on" : "off");
+    } catch {
+      /* storage refused: the parameter still holds for this page */
+    }
+    return q === "1";
+  }
+  try {
+    return localStorage.getItem(KEY) === "on";
+  } catch {
+    return false;
+  }
+}
+
+export class Reader {
+  /** ``hooks``: ``r`` (the game's renderer), ``send(action, button)`` (the table's one way to
+   *  send a move; it resolves once the page has read the table again). */
+  constructor(game, hooks) {
+    this.game = game;
+    this.r = hooks.r;
+    this.send = hooks.send;
+    this.text = null;
+    this.c = null;
+    this.version = null; // the last version drawn (a lower one: an undo)
+    this.wasMine = false;
+    this.heardTop = null; // the last version the live region has said (or skipped)
+    this.turnAt = null; // a "Your turn" to say once the log reaches this version
+    this.othersMoved = false; // another seat (or the game) moved since the last draw
+    this.movesKey = "";
+    this.refocus = false;
+    this.setup();
+    if (wanted()) this.turnOn();
+  }
+
+  setup() {
+    const skip = document.createElement("a");
+    skip.id = "reader-skip";
+    skip.className = "skip-link";
+    skip.href = "#reader";
+    skip.textContent = "Text view for screen readers";
+    skip.addEventListener("click", (e) => {
+      e.preventDefault();
+      this.turnOn();
+      $("#reader-h").focus();
+    });
+    document.body.prepend(skip);
+
+    const b = document.createElement("button");
+    b.type = "button";
+    b.id = "reader-toggle";
+    b.className = "small";
+    b.textContent = "Text view for screen readers";
+    b.title = "The board as headings, lists and tables; every move a button; each event said aloud";
+    b.setAttribute("aria-pressed", "false");
+    b.addEventListener("click", () => {
+      if (this.on) this.turnOff();
+      else {
+        this.turnOn();
+        $("#reader-h").focus();
+      }
+      try {
+        localStorage.setItem(KEY, this.on ? "on" : "off");
+      } catch {
+        /* not remembered: it still holds for this page */
+      }
+    });
+    const links = $(".head-links");
+    if (links) links.prepend(b);
+
+    const s = document.createElement("section");
+    s.id = "reader";
+    s.className = "reader";
+    s.hidden = true;
+    s.setAttribute("aria-labelledby", "reader-h");
+    mount(
+      s,
+      html`<h2 id="reader-h" tabindex="-1">The game in words</h2>
+        <section class="reader-part" aria-labelledby="reader-said-h">
+          <h3 id="reader-said-h">Just now</h3>
+          <p class="small muted">Each move is said here as it happens, newest last.</p>
+          <div id="reader-said-box" class="reader-said" role="log" aria-live="polite" aria-labelledby="reader-said-h" tabindex="0"><ol id="reader-said"></ol></div>
+        </section>
+        <section id="reader-turn" class="reader-part" aria-labelledby="reader-turn-h">
+          <h3 id="reader-turn-h">Whose turn</h3><p id="reader-turn-p"></p>
+        </section>
+        <section id="reader-moves" class="reader-part" aria-labelledby="reader-moves-h">
+          <h3 id="reader-moves-h" tabindex="-1">Your moves</h3>
+          <div id="reader-find-box" class="reader-find" hidden>
+            <label for="reader-find">Find a move</label>
+            <input id="reader-find" type="search" autocomplete="off" spellcheck="false" aria-describedby="reader-find-n">
+            <p id="reader-find-n" class="small" role="status"></p>
+          </div>
+          <div id="reader-moves-list"></div>
+        </section>
+        <div id="reader-state"></div>`,
+    );
+    const wrap = $("#board-wrap");
+    if (wrap) wrap.prepend(s);
+    $("#reader-moves-list").addEventListener("click", (e) => {
+      const btn = e.target.closest("button.reader-act");
+      if (btn && !btn.disabled) this.pick(btn);
+    });
+    $("#reader-find").addEventListener("input", () => this.find());
+  }
+
+  get on() {
+    return document.body.classList.contains("reader-on");
+  }
+
+  turnOn() {
+    document.body.classList.add("reader-on");
+    $("#reader").hidden = false;
+    $("#reader-toggle").setAttribute("aria-pressed", "true");
+    // One voice: the log and the turn line would say each change a second time.
+    for (const id of ["log", "turn"]) {
+      const el = document.getElementById(id);
+      if (el) el.setAttribute("aria-live", "off");
+    }
+    this.movesKey = "";
+    if (!this.text) {
+      const load = TEXTS[this.game];
+      if (!load) return;
+      load().then((m) => {
+        this.text = m.default;
+        this.redraw();
+      });
+    } else this.redraw();
+  }
+
+  turnOff() {
+    document.body.classList.remove("reader-on");
+    $("#reader").hidden = true;
+    $("#reader-toggle").setAttribute("aria-pressed", "false");
+    for (const id of ["log", "turn"]) {
+      const el = document.getElementById(id);
+      if (el) el.setAttribute("aria-live", "polite");
+    }
+  }
+
+  /** Each table draw: the view's version, the turn, the moves and the state in words. */
+  draw(c, summary) {
+    const v = c.view.version;
+    const mine = c.status === "active" && (c.actions || []).length > 0;
+    if (this.version == null) this.heardTop = v; // what came before the page is not said
+    else if (this.on && v < this.version) {
+      this.say(`Taken back: the game is back at version ${v}.`, v, "undo");
+      this.heardTop = v;
+    }
+    // "Your turn" when the turn comes to this seat, and again after anyone else's move; said
+    // once the log has said the moves that led to it (the stream may bring them after the view)
+    if (!mine) this.turnAt = null;
+    else if (!this.wasMine || this.othersMoved) this.turnAt = v;
+    this.othersMoved = false;
+    this.version = v;
+    this.wasMine = mine;
+    this.c = c;
+    this.summary = summary;
+    this.redraw();
+    this.turnSaid();
+  }
+
+  turnSaid() {
+    if (this.turnAt == null || this.heardTop < this.turnAt || !this.c) return;
+    const n = (this.c.actions || []).length;
+    if (this.on && n) this.say(`Your turn: ${plural(n, "legal move")}.`, this.turnAt, "turn");
+    this.turnAt = null;
+  }
+
+  redraw() {
+    if (!this.on || !this.text || !this.c) return;
+    const c = this.c;
+    morph($("#reader-turn-p"), this.turnWords(c));
+    this.drawMoves(c);
+    morph($("#reader-state"), this.text.sections(c.view.state, c));
+  }
+
+  /** New events (the table's log just got them): each said in words, in order. */
+  heard(events, c) {
+    if (!events || !events.length) return;
+    let others = false;
+    for (const e of events) {
+      if (this.on) this.say(plain(this.r.describeEvent(e, c)), e.version, "event");
+      if (e.seat !== c.you) others = true;
+      this.heardTop = Math.max(this.heardTop ?? 0, e.version);
+    }
+    if (others) {
+      // the page already shows this seat's turn after these moves: it is said now; else the
+      // next draw says it
+      if (this.wasMine && this.turnAt == null && this.version != null && this.heardTop === this.version) this.turnAt = this.version;
+      else this.othersMoved = true;
+    }
+    this.turnSaid();
+  }
+
+  say(text, version, kind) {
+    const ol = $("#reader-said");
+    if (!ol || !text) return;
+    const li = document.createElement("li");
+    li.textContent = text;
+    li.dataset.version = version;
+    li.dataset.kind = kind;
+    ol.appendChild(li);
+    while (ol.children.length > SAID) ol.firstElementChild.remove();
+    const box = ol.parentElement;
+    box.scrollTop = box.scrollHeight; // the newest line in sight
+  }
+
+  turnWords(c) {
+    const v = c.view;
+    const n = c.names;
+    if (v.status === "finished") {
+      const res = v.result;
+      return res ? html`The game is over. ${res.winners.length > 1 ? "Shared win" : "Winner"}: ${res.winners.map((s) => n[s]).join(" and ")}.` : "The game is over.";
+    }
+    if (v.status === "waiting") return "Waiting for players to join.";
+    if (v.status === "scoring") return "The game is being scored.";
+    if (v.status === "abandoned") return "The host abandoned this game.";
+    const deadlines = v.deadlines || (this.summary && this.summary.deadlines) || {};
+    const mine = (c.actions || []).length > 0;
+    const others = v.to_act.filter((s) => s !== c.you).map((s) => n[s]);
+    const clock = v.to_act
+      .filter((s) => deadlines[s])
+      .map((s) => `${s === c.you ? "you" : n[s]} must move by ${fmtTime(deadlines[s])}`);
+    return html`${mine ? html`<b>Your turn</b> (${plural(c.actions.length, "legal move")}). ` : ""}${others.length ? `${mine ? "Also" : "Waiting for"} ${others.join(", ")}. ` : ""}${clock.length ? `${clock.join("; ")}. ` : ""}${c.you == null ? "You are watching. " : ""}${cap(plain(this.r.phase(v.state, c)))}; version ${v.version}.`;
+  }
+
+  drawMoves(c) {
+    const acts = c.actions || [];
+    const key = JSON.stringify([c.view.version, c.view.status, acts]);
+    const heading = $("#reader-moves-h");
+    heading.textContent = acts.length ? `Your moves (${acts.length})` : "Your moves";
+    if (key === this.movesKey) return;
+    this.movesKey = key;
+    const el = $("#reader-moves-list");
+    const groups = new Map();
+    acts.forEach((a, i) => {
+      const g = this.text.groupOf ? this.text.groupOf(a, c.view.state, c) : [].concat(this.r.groupOf(a)).filter(Boolean).join(" ");
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(i);
+    });
+    const none =
+      c.you == null
+        ? "You are watching: players act from their seat links."
+        : c.view.status === "active"
+          ? "Nothing to do now: it is another seat's move."
+          : "No moves.";
+    let k = 0;
+    mount(
+      el,
+      acts.length
+        ? [...groups].map(([g, is]) => {
+            const id = `reader-g${k++}`;
+            return html`<h4 id="${id}" class="reader-group">${g} (${is.length})</h4>
+              <ul class="reader-acts" aria-labelledby="${id}">${is.map(
+                (i) => html`<li><button type="button" class="reader-act" data-i="${i}">${plain(this.r.describeAction(acts[i], c))}</button></li>`,
+              )}</ul>`;
+          })
+        : html`<p>${none}</p>`,
+    );
+    $("#reader-find-box").hidden = acts.length < FIND_FROM;
+    this.find();
+    if (this.refocus) {
+      // the button pressed is gone with its version: the list's heading takes the focus
+      this.refocus = false;
+      heading.focus();
+    }
+  }
+
+  /** The box narrows the list to the moves whose words hold every word typed. */
+  find() {
+    const box = $("#reader-find");
+    const words = box.value.toLowerCase().split(/\s+/).filter(Boolean);
+    const el = $("#reader-moves-list");
+    let shown = 0;
+    let all = 0;
+    for (const ul of el.querySelectorAll("ul.reader-acts")) {
+      let inGroup = 0;
+      for (const li of ul.children) {
+        const t = li.textContent.toLowerCase();
+        const ok = words.every((w) => t.includes(w));
+        li.hidden = !ok;
+        if (ok) inGroup++;
+        all++;
+      }
+      shown += inGroup;
+      ul.hidden = !inGroup;
+      const h = ul.previousElementSibling;
+      if (h) h.hidden = !inGroup;
+    }
+    const n = $("#reader-find-n");
+    const text = !words.length ? "" : shown ? `${shown} of ${all} moves match.` : `No move matches; ${all} moves in all.`;
+    if (n.textContent !== text) n.textContent = text;
+  }
+
+  async pick(btn) {
+    const acts = (this.c && this.c.actions) || [];
+    const a = acts[Number(btn.dataset.i)];
+    if (!a) return;
+    this.refocus = true;
+    const box = $("#reader-find");
+    if (box.value) box.value = ""; // it found this move; the next list is a new one
+    for (const b of document.querySelectorAll("#reader-moves-list button")) b.disabled = true;
+    try {
+      await this.send(a, btn);
+    } finally {
+      // a refused move leaves the same list: drawn again, its buttons enabled
+      if (this.c && document.querySelector("#reader-moves-list button:disabled")) {
+        this.movesKey = "";
+        this.drawMoves(this.c);
+      }
+      this.refocus = false;
+    }
+  }
+}
+
+const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
+const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
