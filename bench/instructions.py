@@ -22,7 +22,9 @@ greenlet, whose code is the same for every tree (gunicorn's own process code is 
 
 ``--against REV`` counts ``git archive REV`` of this repository too (its ``bench.move_profile``
 runs the moves: any tree since issue 16's first round has it; ``--served`` needs
-``service.http1``, from ``01e0bfd`` on).  "This tree" is counted from a copy of the checkout's
+``service.http1``, which existed from ``01e0bfd`` until issue 35 replaced it with gunicorn's
+own parser: with a later tree, count it with ``--against`` an older one only, or use
+``bench.moves``).  "This tree" is counted from a copy of the checkout's
 files in a fresh folder, as the other tree is, and both are compiled first.  Even so two trees
 of the same code differ by up to 2% (the eleventh round measured the same commit as 1.49-1.51
 M in its archive and 1.52-1.55 M as the work tree, in place or copied; the cause was not

@@ -22,6 +22,7 @@ from service.chronicle import Chronicle, now_ms
 from service.jobs import QUEUE
 from service.meta import GameMeta, Progress
 from service.redis_store import INDEX, LIVE, RedisEventStore, keys
+from service.store import Batch
 from workers.main import fill_live_index, missing_follow_ups
 
 WARMUP = 50
@@ -236,7 +237,7 @@ def reconciler_rows(env: Servers, finished: int) -> list[Row]:
     for i in range(finished + 10):
         gid = f"bench-rec-{i}"
         progress = done if i >= 10 else meta.progress
-        store.append(gid, 0, "", [rec], replace(meta, progress=progress))
+        store.append(gid, Batch([rec], replace(meta, progress=progress)))
         pipe.zadd(INDEX, {gid: created + i})
     pipe.execute()
     store.fill_live([], True)

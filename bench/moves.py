@@ -44,6 +44,7 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import BytesIO
 from pathlib import Path
@@ -98,8 +99,11 @@ def work_tree(into: Path) -> Path:
 class Serve(ChronicleServe):
     """One `chronicle serve` from the tree ``root``, rate limits on or off."""
 
-    def __init__(self, root: Path, limits: bool, label: str, clocked: bool = False) -> None:
-        super().__init__(root, LIMITS_ON if limits else LIMITS_OFF, prefix="chronicle-moves-")
+    def __init__(
+        self, root: Path, limits: bool, label: str, clocked: bool = False, args: Sequence[str] = ()
+    ) -> None:
+        env = LIMITS_ON if limits else LIMITS_OFF
+        super().__init__(root, env, args, prefix="chronicle-moves-")
         self.limits, self.label, self.clocked = limits, label, clocked
 
     def __enter__(self) -> Serve:
@@ -353,15 +357,23 @@ def run(args: argparse.Namespace) -> int:
     pool = scripts(GAMES["artus"], 8, "moves")
     counts = [int(x) for x in args.clients.split(",")]
     tmp = tempfile.TemporaryDirectory(prefix="chronicle-moves-tree-")
-    trees = [("this tree", ROOT)]
+    classes = args.worker_classes.split(",")
+    this = Path(args.this) if args.this else ROOT
+    trees: list[tuple[str, Path, list[str]]] = [
+        (f"this tree{'' if classes == ['gevent'] else ' ' + c}", this, ["--worker-class", c])
+        for c in classes
+    ]
     if args.against:
-        trees.insert(0, (args.against, source_tree(args.against, Path(tmp.name))))
+        other = Path(args.against)
+        if not other.is_dir():  # a revision of this repository
+            other = source_tree(args.against, Path(tmp.name))
+        trees.insert(0, (args.against, other, []))
     serves = []
     try:
-        for label, root in trees:
-            for limits in (False, True):
+        for label, root, serve_args in trees:
+            for limits in (False, True) if args.limits == "both" else (args.limits == "on",):
                 name = f"{label}, limits {'on' if limits else 'off'}"
-                serve = Serve(root, limits, name, args.clocked)
+                serve = Serve(root, limits, name, args.clocked, serve_args)
                 serves.append(serve.__enter__())
         print(f"load average at start: {load_average()}", flush=True)
         results: dict[tuple[str, int], list[Figure]] = {}
@@ -419,13 +431,23 @@ def _line(f: Figure) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.moves", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small samples, one round")
-    parser.add_argument("--against", metavar="REV", help="also serve this git revision")
+    parser.add_argument(
+        "--against", metavar="REV", help="also serve this git revision (or source folder)"
+    )
+    parser.add_argument("--this", metavar="DIR", help="a source folder to serve as this tree")
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--profile", action="store_true", help="cProfile the move path")
     parser.add_argument(
         "--browser", action="store_true", help="moves as the web client sends them (Chromium)"
     )
     parser.add_argument("--clocked", action="store_true", help=f"games with a turn time ({CLOCK})")
+    parser.add_argument(
+        "--worker-classes",
+        default="gevent",
+        help="this tree served by each of these `chronicle serve --worker-class` values "
+        "(e.g. gevent,gevent_pywsgi: the HTTP servers side by side)",
+    )
+    parser.add_argument("--limits", choices=["both", "off", "on"], default="both")
     args = parser.parse_args(argv)
     args.moves = 600 if args.quick else 3000
     args.rounds = 1 if args.quick else 3

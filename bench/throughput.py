@@ -19,6 +19,7 @@ from bench.servers import Servers
 from domain.games import GAMES
 from projections.fold import SNAPSHOT_EVERY, snapshot_blob
 from projections.records import CREATE, FINISH
+from service import store as event_store
 from service.chronicle import Chronicle, now_ms
 from service.commands import chained, new_meta, progress
 from service.meta import GameMeta, Progress
@@ -55,7 +56,7 @@ def encoded(pool: Sequence[Script]) -> list[list[list[Any]]]:
     """Per script, the arguments of each of its appends, encoded once (they do not name the
     game, so the same arguments append the same game under any id)."""
     return [
-        [append_args(version, head, records, meta, None, snap)
+        [append_args(event_store.Batch(records, meta, version, head, snapshot=snap))
          for version, head, records, meta, snap in batches(s)]
         for s in pool
     ]  # fmt: skip

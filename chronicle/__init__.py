@@ -73,10 +73,11 @@ def parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--worker-class",
-        choices=["gevent", "gthread"],
+        choices=["gevent", "gevent_pywsgi", "gthread"],
         default="gevent",
-        help="gevent (default): a waiting connection costs no thread; gthread: a thread per "
-        "request (for comparison, see bench/edge.py)",
+        help="gevent (default): gunicorn's gevent worker, a waiting connection costs no "
+        "thread; gevent_pywsgi (gevent's WSGIServer) and gthread (a thread per request): only "
+        "to compare (bench/moves.py, bench/edge.py)",
     )
     worker = sub.add_parser("worker", help="run an RQ worker (needs REDIS_URL)")
     worker.add_argument(

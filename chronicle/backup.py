@@ -212,7 +212,7 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
     from domain import engine
     from projections.fold import snapshot_blob
     from service import chat, listing
-    from service.store import Conflict
+    from service.store import Batch, Conflict
 
     ch = _chronicle(data_dir)
     now = ch.clock()
@@ -245,7 +245,7 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
         game, records, match, meta, undone, lines = check(line, now)
         snapshot = (match.version, snapshot_blob(game, match, records[-1].hash))
         try:
-            ch.store.append(gid, 0, "", records, meta, snapshot=snapshot)
+            ch.store.append(gid, Batch(records, meta, snapshot=snapshot))
         except Conflict:  # written meanwhile (another restore): checked again below
             now = ch.store.meta(gid)
             if now is None or now.head != records[-1].hash:

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Creates .venv and installs Chronicle with its test tools; re-installs when pyproject changes.
+# Creates .venv and installs Chronicle with its test tools from the lock, the same versions as
+# the Docker image (requirements-test.lock: requirements.lock's pins and the test tools, all
+# with hashes; scripts/lock.sh makes both); re-installs when pyproject or a lock changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -8,10 +10,11 @@ if ! "$PY" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
   exit 1
 fi
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-stamp=.venv/.installed-$(sha256sum pyproject.toml | cut -c1-16)
+stamp=.venv/.installed-$(cat pyproject.toml requirements.lock requirements-test.lock | sha256sum | cut -c1-16)
 if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet -e '.[test]'
+  .venv/bin/python -m pip install --quiet --require-hashes -r requirements-test.lock
+  .venv/bin/python -m pip install --quiet --no-deps -e .
   rm -f .venv/.installed-* && touch "$stamp"
 fi
 # The browser tests drive Debian's chromium through Playwright (never a downloaded browser);

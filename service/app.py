@@ -38,7 +38,6 @@ from service.http import (
     limits,
     lobby,
     middleware,
-    move_path,
     openapi,
     stream,
     text,
@@ -74,13 +73,6 @@ class JSONOnce(DefaultJSONProvider):
         if kwargs.keys() == {"separators"} and tuple(kwargs["separators"]) == jsontext.COMPACT:
             return self._answer(obj).decode()
         return super().dumps(obj, **kwargs)
-
-    def answer(self, obj: Any) -> bytes:
-        """The body of ``response(obj)``, by Flask's rule for its options, without the
-        ``Response`` object (``service.http.move_path``)."""
-        if (self.compact is None and self._app.debug) or self.compact is False:
-            return f"{self.dumps(obj, indent=2)}\n".encode()
-        return self._answer(obj) + b"\n"
 
 
 class ChronicleFlask(Flask):
@@ -162,11 +154,10 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
     events = events if events is not None else events_client(settings)
     queue = connect(settings.queue_redis_url) if settings.queue_redis_url else events
     jobs = RQJobQueue(queue)
-    # one Redis for both (not a cluster): an append writes its deadline checks itself
-    store = RedisEventStore(events, deadlines=queue is events)
+    store = RedisEventStore(events)
     hooks = AllHooks(
         [
-            Clocks(queue, folded=store.indexes_deadlines),
+            Clocks(queue),
             webhooks.Webhooks(Queue(webhooks.QUEUE, connection=queue, serializer=JSONSerializer)),
         ]
     )
@@ -232,6 +223,5 @@ def create_app(settings: Settings | None = None) -> Flask:
     limits.install_depth(app)  # the first hook that reads the body
     text.install(app)
     stream.install(app, api, client, defaults=settings is None)
-    moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
-    app.wsgi_app = edge.EdgeLimits(moves)  # type: ignore[method-assign]
+    app.wsgi_app = edge.EdgeLimits(app.wsgi_app)  # type: ignore[method-assign]
     return app

@@ -22,7 +22,6 @@ from domain.errors import Refused
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth, listing
-from service.admission import Admission
 from service.budget import WRITE
 from service.catalog import catalog
 from service.commands import ANY_SEED, Commands
@@ -158,31 +157,27 @@ class Chronicle:
         expected_version: int,
         idempotency_key: str | None = None,
         if_match: str | None = None,
-        admit: Admission | None = None,
     ) -> dict[str, Any]:
         """A move by whoever ``authorization`` stands for (the API's ``POST .../actions``).
 
         Decided first on the game as this process last saw it (no read: the conditional
         append checks it is still current, so one Redis round trip in all); any refusal on
         that path (a conflict, a token it does not know yet, ...) is decided again on the game
-        read afresh, so a stale cache changes nothing but the cost.  ``admit``: the request's
-        rate-limit counters, counted by the first append tried (``service.admission``); one
-        over its amount raises ``OverLimit``, which is not a refusal to decide again."""
+        read afresh, so a stale cache changes nothing but the cost."""
         cached = self.loader.cached(game_id)
         if cached is not None:
             try:
                 caller = self.caller(cached.meta, authorization)
                 return self.commands.act(
                     game_id, caller, action, expected_version, idempotency_key, cached,
-                    if_match=if_match, admit=admit,
+                    if_match=if_match,
                 )  # fmt: skip
             except Refused:
                 pass
         cur, caller = self.opened(game_id, authorization)
         return self.commands.act(
-            game_id, caller, action, expected_version, idempotency_key, cur, if_match=if_match,
-            admit=admit,
-        )  # fmt: skip
+            game_id, caller, action, expected_version, idempotency_key, cur, if_match=if_match
+        )
 
     def append_table(
         self,

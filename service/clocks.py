@@ -4,17 +4,17 @@ A game created with ``turn_time`` gives every seat to act that a person plays a 
 time its turn began (the recorded time of the batch after which it was to act) plus the turn
 time (``domain.table``).  When a turn begins, the deadline's check goes into the deadlines'
 index (``DEADLINES``, a sorted set on the queue's Redis: the check's job id, scored by the
-deadline): written by the append itself, in the same call, where the queue's Redis is the
-game's (``began``, ``service.redis_store``), else by the ``Clocks`` hook in one ``ZADD``
-after it.  The workers take the checks that are due from it (``Due``: taken
-once, whichever worker asks) every ``CHECK_EVERY`` seconds and queue them as RQ jobs
-(``workers.clocks``).  The check appends ``TurnTimedOut`` through the one write path if that
-very deadline still stands and has passed (then the follow-ups hand the turn to the bot); it
-is idempotent: a check of a deadline that moved (the seat acted, the log was undone) or was
-already acted on does nothing.  The job id names the game, the deadline and the seat, so
-scheduling it twice schedules it once.  The worker's reconciler enqueues the check of any
-deadline that is overdue and not queued (a lost schedule: the index unreachable at the move,
-a worker that took a check and died before queueing it).
+deadline), written by one writer: the ``Clocks`` hook, in one ``ZADD`` after the append (and
+after an undo).  The append cannot be that writer everywhere: on a Redis Cluster, or with a
+queue Redis of its own, the index is not in the game's slot or server.  The workers take the
+checks that are due from it (``Due``: taken once, whichever worker asks) every ``CHECK_EVERY``
+seconds and queue them as RQ jobs (``workers.clocks``).  The check appends ``TurnTimedOut``
+through the one write path if that very deadline still stands and has passed (then the
+follow-ups hand the turn to the bot); it is idempotent: a check of a deadline that moved (the
+seat acted, the log was undone) or was already acted on does nothing.  The job id names the
+game, the deadline and the seat, so scheduling it twice schedules it once.  The worker's
+reconciler enqueues the check of any deadline that is overdue and not queued (a lost schedule:
+the index unreachable at the move, a worker that took a check and died before queueing it).
 
 Why an index of our own and not RQ's ``enqueue_at``: RQ builds a job (its object, its
 serialized call, its hash of some twenty fields) for every turn of every clocked game, about
@@ -43,9 +43,7 @@ if TYPE_CHECKING:
     from service.chronicle import Chronicle
 
 DEADLINES = "chronicle:deadlines"  # check job id -> deadline (ms), on the queue's Redis
-# (``service.redis_store`` writes it in the append when the queue's Redis is the game's)
 CHECK_EVERY = 0.25  # seconds between two looks of a worker for due checks
-_ADD = "return redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])"
 # The due checks (score <= ARGV[1]), at most ARGV[2], taken out of the index in the same call.
 _TAKE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
@@ -79,31 +77,29 @@ def began(game_id: str, match: Match, at: int) -> list[Job]:
 
 
 class Clocks:
-    """The hook that puts each deadline's check in the index (``service.hooks``).  With
-    ``folded``, the append already did it, in the same call (``service.redis_store``: the
-    queue's Redis is the game's); the hook then only schedules again after an undo."""
+    """The hook that puts each deadline's check in the index (``service.hooks``): the index's
+    one writer.  A game without a clock costs nothing; a turn that begins, one ``ZADD``."""
 
-    def __init__(self, connection: Any, folded: bool = False) -> None:
-        self.add = connections.script(connection, _ADD)  # the queue's Redis
-        self.folded = folded
+    def __init__(self, connection: Any) -> None:
+        self.connection = connection  # the queue's Redis
 
     def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
-        if not self.folded:
-            for job in began(cur.game_id, match, records[-1].at):
-                self.schedule(job)
+        self.schedule(*began(cur.game_id, match, records[-1].at))
 
     def undone(self, cur: Current, target: int) -> None:
         table = cur.match.table
         if table is not None:
-            for seat, deadline in table.deadlines().items():
-                self.schedule(check_job(cur.game_id, deadline, seat))
+            self.schedule(
+                *[check_job(cur.game_id, ms, seat) for seat, ms in table.deadlines().items()]
+            )
 
     def said(self, cur: Current, line: Mapping[str, Any]) -> None:
         return None  # chat does not touch the clock
 
-    def schedule(self, check: Job) -> None:
-        """``check`` (``check_job``) in the index, scored by its deadline."""
-        self.add(keys=(DEADLINES,), args=(check.version, check.id))
+    def schedule(self, *checks: Job) -> None:
+        """``checks`` (``check_job``) in the index, each scored by its deadline."""
+        if checks:
+            self.connection.zadd(DEADLINES, {check.id: check.version for check in checks})
 
 
 class Due:

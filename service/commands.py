@@ -29,8 +29,7 @@ from projections.fold import SNAPSHOT_EVERY, fold, logged, snapshot_blob
 from projections.records import CREATE, FINISH, Recorded, full, iso
 from projections.replay import ReplayError, replay
 from projections.views import HOST, SEAT, Caller, events_for, revealed, seats_doc
-from service import auth, chat, clocks, faults, imports, invisible, listing
-from service.admission import Admission
+from service import auth, chat, faults, imports, invisible, listing
 from service.budget import NEW_GAME, WRITE, Budget
 from service.errors import IdempotencyKeyReused, ImportRefused, VersionConflict
 from service.game_config import DEFAULT_UNDO, checked_config
@@ -39,7 +38,7 @@ from service.jobs import JobQueue
 from service.loading import Current, Loader, rules_of
 from service.meta import GameMeta, Progress, follow_ups_of
 from service.preconditions import check_if_match
-from service.store import Conflict, EventStore
+from service.store import Batch, Conflict, EventStore
 
 # CHRONICLE_CHOSEN_SEEDS: where a creator may choose the seed (and so know every hidden card)
 ANY_SEED = "any"  # everywhere (the default: tests and reproducible games need it)
@@ -177,9 +176,6 @@ class Commands:
         self.clock = clock
         self.hooks: Hooks = hooks or NoHooks()  # clocks and notifications (service.hooks)
         self.budget = budget or Budget(store)
-        # an append writes the checks of the turn deadlines it begins (service.clocks) where
-        # the store can; the clocks' hook then leaves them to it (build_chronicle)
-        self.folds_checks = store.indexes_deadlines
 
     def create(
         self,
@@ -223,9 +219,8 @@ class Commands:
         )  # fmt: skip
         for _ in range(5):
             gid = game_id or secrets.token_hex(8)
-            checks = self._checks(gid, match, records)
             try:
-                self.store.append(gid, 0, "", records, meta, checks=checks)
+                self.store.append(gid, Batch(records, meta))
                 break
             except Conflict:
                 if game_id:
@@ -267,7 +262,6 @@ class Commands:
         loaded: Current | None = None,
         by_bot: bool = False,
         if_match: str | None = None,
-        admit: Admission | None = None,
     ) -> dict[str, Any]:
         """Validate and append a seat's action; the response shows the events as it sees them.
 
@@ -288,9 +282,8 @@ class Commands:
             idem = f"{seat}:{hashlib.sha256(idempotency_key.encode()).hexdigest()}"
         try:
             return self._act(
-                game_id, caller, seat, action, expected_version, idem, loaded, by_bot, if_match,
-                admit,
-            )  # fmt: skip
+                game_id, caller, seat, action, expected_version, idem, loaded, by_bot, if_match
+            )
         except Refused as refused:
             # The key's stored answer, if it has one, is the answer, whatever this attempt
             # met: a retry after a success finds the log moved on (or, on a process that
@@ -340,7 +333,6 @@ class Commands:
         loaded: Current | None,
         by_bot: bool = False,
         if_match: str | None = None,
-        admit: Admission | None = None,
     ) -> dict[str, Any]:
         cur = loaded if loaded is not None else self.loader.current(game_id)
         checked = engine.check_shape(cur.game, action)
@@ -362,7 +354,7 @@ class Commands:
         if idem:
             bound = {"response": response, "version": records[-1].version, "head": records[-1].hash}
             answer = (idem, jsontext.compact_bytes(bound).decode())
-        self._append(cur, records, idem=answer, admit=admit)
+        self._append(cur, records, idem=answer)
         return response
 
     def finish(self, game_id: str, expected_version: int) -> bool:
@@ -497,7 +489,7 @@ class Commands:
         unsigned = imports.unsigned_prefix(undone)  # a legacy trail: all, else none
         meta = replace(meta, verified=imports.verified(unsigned), unsigned_undos=unsigned)
         gid = secrets.token_hex(8)
-        self.store.append(gid, 0, "", records, meta)
+        self.store.append(gid, Batch(records, meta))
         self.store.add_undone(gid, undone)
         chat.restore_into(self.store, gid, lines)
         listing.index(self.store, gid, meta)
@@ -509,18 +501,12 @@ class Commands:
         self.loader.remember(game_id, match, head, replace(meta, version=match.version, head=head))
         self.jobs.enqueue(engine.follow_ups(game, game_id, match))
 
-    def _checks(self, game_id: str, match: Match, records: Sequence[Recorded]) -> list[Job]:
-        """The deadline checks of the turns ``records`` begin, for the append to write where
-        the store can (else the clocks' hook writes them after it)."""
-        return clocks.began(game_id, match, records[-1].at) if self.folds_checks else []
-
     def _append(
         self,
         cur: Current,
         records: Sequence[Recorded],
         idem: tuple[str, str] | None = None,
         whole: GameMeta | None = None,
-        admit: Admission | None = None,
     ) -> Match:
         """``whole``: the game's meta to write whole (a join's new tokens), else the progress."""
         match = fold(cur.game, records, cur.match)
@@ -531,13 +517,13 @@ class Commands:
         jobs = engine.follow_ups(cur.game, cur.game_id, match)
         now = progress(cur.game, match, records[-1].at, jobs)
         written: GameMeta | Progress = now if whole is None else replace(whole, progress=now)
-        checks = self._checks(cur.game_id, match, records)
+        batch = Batch(
+            records, written, cur.match.version, cur.head,
+            hooks=cur.meta.hooks,  # a webhook registered since cur was read: a conflict
+            idem=idem, snapshot=snapshot,
+        )  # fmt: skip
         try:
-            self.store.append(
-                cur.game_id, cur.match.version, cur.head, records, written, idem, snapshot,
-                hooks=cur.meta.hooks,  # a webhook registered since cur was read: a conflict
-                admit=admit, checks=checks,
-            )  # fmt: skip
+            self.store.append(cur.game_id, batch)
         except Conflict as exc:
             raise VersionConflict(exc.current) from exc
         head = records[-1].hash

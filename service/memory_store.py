@@ -16,11 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from domain.engine import Job
 from projections.records import Recorded
-from service.admission import Admission
 from service.meta import GameMeta, Progress
-from service.store import IDEMPOTENCY_TTL, Conflict, Loaded
+from service.store import IDEMPOTENCY_TTL, Batch, Conflict, Loaded
 
 
 @dataclass
@@ -33,9 +31,6 @@ class _Game:
 
 
 class MemoryEventStore:
-    admits = False  # the rate limits' counters are in a Redis: this store cannot count them
-    indexes_deadlines = False  # the deadlines' index is in a Redis (the queue's)
-
     def __init__(self) -> None:
         self._games: dict[str, _Game] = {}
         self._index: dict[str, int] = {}
@@ -55,45 +50,30 @@ class MemoryEventStore:
     def _head(self, g: _Game) -> tuple[int, str]:
         return (g.meta.version, g.meta.head) if g.meta else (0, "")
 
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        expected_head: str,
-        records: Sequence[Recorded],
-        meta: GameMeta | Progress,
-        idem: tuple[str, str] | None = None,
-        snapshot: tuple[int, str] | None = None,
-        hooks: bool | None = None,
-        admit: Admission | None = None,
-        checks: Sequence[Job] = (),
-    ) -> int:
-        if admit is not None and not admit.counted:
-            raise ValueError("this store cannot count a request's rate limits (admits is false)")
-        if checks:
-            raise ValueError("this store has no deadlines' index (indexes_deadlines is false)")
+    def append(self, game_id: str, batch: Batch) -> int:
+        records, meta, idem = batch.records, batch.meta, batch.idem
         with self._changed:
-            if (meta.progress if isinstance(meta, GameMeta) else meta).live:
+            if batch.progress.live:
                 self._mark([game_id])
             g = self._games.setdefault(game_id, _Game())
             version, head = self._head(g)
-            if (version, head) != (expected_version, expected_head):
+            if (version, head) != (batch.expected_version, batch.expected_head):
                 raise Conflict(version)
-            if hooks is not None and hooks != (g.meta is not None and g.meta.hooks):
+            if batch.hooks is not None and batch.hooks != (g.meta is not None and g.meta.hooks):
                 raise Conflict(version)
             if idem and self._stored(g, idem[0]) is not None:  # answered already: replayed
                 raise Conflict(version)
             g.log.extend(records)
             new_version = version + len(records)
-            new_head = records[-1].hash if records else expected_head
+            new_head = records[-1].hash if records else batch.expected_head
             if isinstance(meta, GameMeta):
                 g.meta = replace(meta, version=new_version, head=new_head)
             else:
                 g.meta = _progressed(g.meta, meta, new_version, new_head)
             if idem:
                 g.idem[idem[0]] = (idem[1], time.monotonic() + IDEMPOTENCY_TTL)
-            if snapshot:
-                g.snapshot = snapshot
+            if batch.snapshot:
+                g.snapshot = batch.snapshot
             self._changed.notify_all()
             return new_version
 

@@ -36,14 +36,11 @@ from typing import Any
 import redis
 
 from domain import jsontext
-from domain.engine import Job
 from projections.records import Recorded
 from service import connections, observability
 from service import meta as meta_codec
-from service.admission import Admission, OverLimit
-from service.clocks import DEADLINES
 from service.meta import GameMeta, Progress
-from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Conflict, Loaded
+from service.store import IDEMPOTENCY_TTL, LIVE_GRACE_MS, Batch, Conflict, Loaded
 
 INDEX = "games:index"
 PUBLIC = "games:public"
@@ -223,34 +220,18 @@ def meta_fields(meta: GameMeta | Progress) -> dict[str, str]:
     return meta_codec.encode_progress(meta)
 
 
-def append_args(
-    expected_version: int,
-    expected_head: str,
-    records: Sequence[Recorded],
-    meta: GameMeta | Progress,
-    idem: tuple[str, str] | None = None,
-    snapshot: tuple[int, str] | None = None,
-    hooks: bool | None = None,
-    admit: Admission | None = None,
-    checks: Sequence[Job] = (),
-) -> list[Any]:
-    """The arguments of append.lua (they do not name the game: its keys do); ``admit``'s
-    counters' windows and amounts, then the deadline ``checks`` (their keys follow the
-    game's)."""
-    args: list[Any] = [expected_version, expected_head, len(records)]
+def append_args(batch: Batch) -> list[Any]:
+    """The arguments of append.lua (they do not name the game: its keys do)."""
+    records = batch.records
+    args: list[Any] = [batch.expected_version, batch.expected_head, len(records)]
     args += [encode_record(rec) for rec in records]
-    head = records[-1].hash if records else expected_head
-    fields = meta_fields(meta)
+    head = records[-1].hash if records else batch.expected_head
+    fields = meta_fields(batch.meta)
     args += [len(fields), *[x for kv in fields.items() for x in kv], head]
-    args += [idem[1], IDEMPOTENCY_TTL] if idem else ["", 0]
+    args += [batch.idem[1], IDEMPOTENCY_TTL] if batch.idem else ["", 0]
+    snapshot = batch.snapshot
     args += [snapshot[0], encode_snapshot(snapshot[1])] if snapshot else ["", ""]
-    args.append("" if hooks is None else int(hooks))
-    if admit is not None:
-        args += [len(admit.keys), *admit.args()]
-    elif checks:
-        args.append(0)  # no counters
-    if checks:
-        args += [len(checks), *[x for job in checks for x in (job.version, job.id)]]
+    args.append("" if batch.hooks is None else int(batch.hooks))
     return args
 
 
@@ -261,14 +242,8 @@ def _decoded(flat: Mapping[str, str]) -> GameMeta | None:
 class RedisEventStore:
     """``EventStore`` over Redis; every write is one atomic, conditional script call."""
 
-    def __init__(self, client: redis.Redis, deadlines: bool = False) -> None:
-        """``deadlines``: this Redis is the queue's too, so an append writes the deadline
-        checks it is given in the deadlines' index itself (``service.clocks``)."""
+    def __init__(self, client: redis.Redis) -> None:
         self.r = client
-        # a rate limit's counters are counted in the append (``service.admission``) only on a
-        # single Redis: on a cluster their keys are not in the game's slot
-        self.admits = isinstance(client, redis.Redis)
-        self.indexes_deadlines = deadlines and self.admits
         self._append = connections.script(client, _script("append"))
         self._load = connections.script(client, _script("load"))
         self._truncate = connections.script(client, _script("truncate"))
@@ -289,56 +264,21 @@ class RedisEventStore:
             self._marked.clear()
         self._marked[game_id] = now
 
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        expected_head: str,
-        records: Sequence[Recorded],
-        meta: GameMeta | Progress,
-        idem: tuple[str, str] | None = None,
-        snapshot: tuple[int, str] | None = None,
-        hooks: bool | None = None,
-        admit: Admission | None = None,
-        checks: Sequence[Job] = (),
-    ) -> int:
-        """Append ``records`` (versions expected+1..); raise ``Conflict`` if the log moved,
-        ``OverLimit`` if a counter of ``admit`` (counted here unless counted already) is over."""
-        self._mark(game_id, meta.progress if isinstance(meta, GameMeta) else meta)
-        if admit is not None and admit.counted:
-            admit = None  # counted by an earlier attempt of the same request
-        if admit is not None and not self.admits:
-            raise ValueError("counters in another slot than the game's (service.admission)")
-        if checks and not self.indexes_deadlines:
-            raise ValueError("the deadlines' index is not in this store's Redis")
-        args = append_args(
-            expected_version, expected_head, records, meta, idem, snapshot, hooks, admit, checks
-        )
-        version = self.append_encoded(game_id, idem[0] if idem else "", args, admit, checks)
-        observability.appended(len(records))
+    def append(self, game_id: str, batch: Batch) -> int:
+        """Write ``batch`` in one script call; raise ``Conflict`` if the log moved."""
+        self._mark(game_id, batch.progress)
+        args = append_args(batch)
+        version = self.append_encoded(game_id, batch.idem[0] if batch.idem else "", args)
+        observability.appended(len(batch.records))
         return version
 
-    def append_encoded(
-        self,
-        game_id: str,
-        idem_key: str,
-        args: Sequence[Any],
-        admit: Admission | None = None,
-        checks: Sequence[Job] = (),
-    ) -> int:
-        """The append script with arguments from ``append_args`` (the benchmark encodes
+    def append_encoded(self, game_id: str, idem_key: str, args: Sequence[Any]) -> int:
+        """The append script with arguments from ``append_args`` (the benchmarks encode
         them ahead of time to time the script alone)."""
         k = keys(game_id)
         script_keys = [k["log"], k["meta"], k["idem"] + idem_key, k["snap"]]
-        if admit is not None:
-            script_keys += admit.keys
-            admit.counted = True  # sent: counted, whatever the reply (never twice)
-        if checks:
-            script_keys.append(DEADLINES)
         ok, version = self._append(keys=script_keys, args=args)
         if ok != 1:
-            if ok == -1 and admit is not None:
-                raise OverLimit(admit.refusal(int(version) - 1))
             raise Conflict(int(version))
         return int(version)
 

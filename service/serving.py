@@ -1,61 +1,59 @@
-"""How the API is served: gunicorn with its gevent worker, adapted (``Worker``).
+"""How the API is served: gunicorn, its stock gevent worker, HTTP/1.1 parsed and framed by
+gunicorn (``docs/adr/0001-http-server.md``).
 
 **Why gevent.**  A long-poll, a stream or a client that sends its headers slowly spends almost
-all its life waiting.  Under a thread per request (gunicorn's ``gthread``, 8 threads a
-process) each such wait holds a thread: 16 spectators long-polling filled a two-process server
-and everyone else waited (issue 10).  Under gevent a waiting connection is a greenlet (a few
-KB), the stdlib is patched at the start of each worker process (before the app is imported:
-gunicorn's ``GeventWorker.patch``, run first in ``init_process``), so redis-py, the locks and
-conditions of ``service.stream`` and the sockets all yield instead of blocking.  The figures
-that decided it are in the README (``python -m bench.edge``).
+all its life waiting.  Under a thread per request (gunicorn's ``gthread``) each such wait holds
+a thread: 16 spectators long-polling filled a two-process server (issue 10).  Under gevent a
+waiting connection is a greenlet of a few KB; gunicorn patches the standard library at the
+start of each worker process, before the app is imported, so redis-py, the locks of
+``service.stream`` and the sockets all yield instead of blocking.
 
-What this class changes in gunicorn's worker:
+The server's configuration (time limits, request limits, the metrics' hooks) is
+``service.gunicorn_conf``.  What this module adds to gunicorn's worker is one thing: its own
+refusals (a malformed request line or field, a request line or head over the limits) are
+answered in the contract's JSON error shape instead of gunicorn's HTML page, with the status
+gunicorn chose.  ``handle_error`` is the worker's method for exactly that answer.
 
-- **Its connections are served by ``service.http1``**: reading each request, refusing what is
-  malformed or too large in the contract's JSON error shape, and writing the answer, within
-  time limits (``timeouts()``): a request's line and headers must arrive within
-  ``CHRONICLE_HEADER_TIMEOUT`` seconds (default 10) of the connection or of the previous
-  response, its body within ``CHRONICLE_BODY_TIMEOUT`` (60) of its head, and no read of a body
-  or write of an answer may wait over ``CHRONICLE_IO_TIMEOUT`` (30) for the client.
-  gunicorn keeps the processes: the master, forking, signals, the worker timeout, graceful
-  stops (a kept-alive connection closes after its current answer).
-- **Balanced accepts** (``service.balance``): a new connection goes to the API process
-  holding fewest.
-
-This module imports gunicorn, gevent and modules of the service that import nothing else of
-it (``service.http1``, ``service.balance``): gunicorn's master imports it, and the service
-itself must first be imported in the worker, after the patch.
+This module imports gunicorn and gevent only: gunicorn's master imports it, and the service
+must first be imported in the worker, after the patch.
 """
 
 from __future__ import annotations
 
-import gc
+import json
 import os
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from gunicorn import util
-from gunicorn.workers import ggevent
+from gunicorn.http import errors as http_errors
 from gunicorn.workers.ggevent import GeventWorker
 
-from service import http1
-from service.balance import Balance, BalancedServer, Slots
-
 WORKER_CONNECTIONS = 10_000
-TIMEOUT_SETTINGS = {  # Timeouts' field -> its environment variable
-    "header": "CHRONICLE_HEADER_TIMEOUT",
-    "body": "CHRONICLE_BODY_TIMEOUT",
-    "io": "CHRONICLE_IO_TIMEOUT",
+TIMEOUTS = {  # field -> (its environment variable, default seconds)
+    "header": ("CHRONICLE_HEADER_TIMEOUT", 10.0),
+    "body": ("CHRONICLE_BODY_TIMEOUT", 60.0),
+    "io": ("CHRONICLE_IO_TIMEOUT", 30.0),
 }
+# gunicorn's refusals by its exception: (status, reason); any other ParseException is a 400
+REFUSALS: dict[type[Exception], tuple[int, str]] = {
+    http_errors.LimitRequestLine: (414, "URI Too Long"),
+    http_errors.LimitRequestHeaders: (431, "Request Header Fields Too Large"),
+    http_errors.UnsupportedTransferCoding: (501, "Not Implemented"),
+    http_errors.ExpectationFailed: (417, "Expectation Failed"),
+    http_errors.ForbiddenProxyRequest: (403, "Forbidden"),
+}
+CODES = {403: "forbidden", 414: "uri_too_long", 431: "headers_too_large"}  # else bad_request
 
 
-def timeouts(env: Mapping[str, str] = os.environ) -> http1.Timeouts:
+def timeouts(env: Mapping[str, str] = os.environ) -> dict[str, float]:
     """The connections' time limits from the environment (seconds, > 0), else the defaults.
-    Read in each API process at its start: a bad value stops it with the variable named."""
-    given = {}
-    for field, name in TIMEOUT_SETTINGS.items():
+    A bad value stops ``chronicle serve`` (and each API process) with the variable named."""
+    out = {}
+    for field, (name, default) in TIMEOUTS.items():
         raw = env.get(name)
+        value = default
         if raw:
             try:
                 value = float(raw)
@@ -63,79 +61,41 @@ def timeouts(env: Mapping[str, str] = os.environ) -> http1.Timeouts:
                 value = float("nan")
             if not 0 < value < float("inf"):
                 raise ValueError(f"{name} must be a number of seconds above 0, not {raw!r}")
-            given[field] = value
-    return http1.Timeouts(**given)
+        out[field] = value
+    return out
 
 
-SLOTS = Slots()  # made in gunicorn's master, which imports this module: shared by its children
+def refusal(exc: BaseException) -> tuple[int, str, bytes]:
+    """The status, reason and JSON body of gunicorn's answer to ``exc``."""
+    status, reason = 500, "Internal Server Error"
+    message = "the server could not answer this request"
+    if isinstance(exc, http_errors.ParseException):
+        status, reason = next(
+            (v for k, v in REFUSALS.items() if isinstance(exc, k)), (400, "Bad Request")
+        )
+        message = f"malformed request: {type(exc).__name__}"
+    code = "internal" if status >= 500 and status != 501 else CODES.get(status, "bad_request")
+    body = json.dumps({"error": {"code": code, "message": message, "details": {}}})
+    return status, reason, body.encode()
 
 
 class Worker(GeventWorker):
-    """gunicorn's gevent worker with a header timeout, JSON errors and balanced accepts.
+    """gunicorn's gevent worker, its refusals in the contract's JSON shape."""
 
-    Once the app is loaded its objects (routes, schemas, the OpenAPI document, the games'
-    tables) live as long as the process: ``gc.freeze`` takes them out of the collector's
-    generations, so a full collection no longer walks them while a move waits (it is the
-    move path's p99).  New connections go to the API process holding fewest
-    (``service.balance``)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.slot = SLOTS.assign(self)  # in the master, before the fork
-
-    def init_process(self) -> None:
-        self.timeouts = timeouts()
-        self.balance: Balance | None = None
-        if self.cfg.workers > 1 and not os.environ.get("CHRONICLE_UNBALANCED"):
-            self.balance = Balance(SLOTS, self.slot)
-            self.balance.beat()
-            BalancedServer.balance = self.balance
-            ggevent.StreamServer = BalancedServer  # what gunicorn's ``run`` serves with, here
-        super().init_process()
-
-    def handle(self, listener: Any, client: Any, addr: Any) -> None:
-        """A connection, served by ``service.http1``: gunicorn's own parser and response
-        writer were about 15% of the process's CPU under moves; with this, ``/healthz``
-        costs a third less server CPU and a move 11-18% less (README, issue 16)."""
-        if self.balance is not None:
-            self.balance.opened()
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        status, reason, body = refusal(exc)
+        if isinstance(exc, http_errors.ParseException):  # a client's: its bytes not logged
+            self.log.info("refused %s: %s", status, type(exc).__name__)
+        else:
+            self.log.exception("Error handling request")
+        head = (
+            f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        )
         try:
-            name = listener.getsockname()
-            server = (str(name[0]), str(name[1])) if isinstance(name, tuple) else (str(name), "")
-            conn = http1.Connection(
-                self.wsgi, client, addr, server, self._alive, self.timeouts, self.log,
-                counted=self._counted,
-            )  # fmt: skip
-            conn.serve()
-        except OSError:
-            pass  # the client went away: nothing to answer
+            util.write_nonblock(client, head.encode() + body)
         except Exception:
-            self.log.exception("Error serving a connection")
-        finally:
-            util.close(client)
-            if self.balance is not None:
-                self.balance.closed()
-
-    def _alive(self) -> bool:
-        return bool(self.alive)
-
-    def _counted(self) -> None:
-        """A request read: gunicorn's ``--max-requests`` restarts the process after that many
-        (its connections close after their current answers)."""
-        self.nr += 1
-        if self.nr >= self.max_requests and self._alive():
-            self.log.info("Autorestarting worker after current request.")
-            self.alive = False
-
-    def notify(self) -> None:
-        super().notify()
-        if self.balance is not None:
-            self.balance.beat()
-
-    def load_wsgi(self) -> None:
-        super().load_wsgi()
-        gc.collect()
-        gc.freeze()
+            self.log.debug("Failed to send error message.")
 
 
 def gunicorn_command(
@@ -145,17 +105,19 @@ def gunicorn_command(
     threads: int = 8,
     extra: list[str] | None = None,
 ) -> list[str]:
-    """The command that serves ``service.app:create_app()``: ``gevent`` (this module's worker,
-    the default) or ``gthread`` (a thread per request; kept for comparison in ``bench``)."""
+    """The command that serves ``service.app:create_app()``: ``gevent`` (``Worker``, the
+    default), or gunicorn's ``gevent_pywsgi`` (gevent's WSGIServer) or ``gthread`` (a thread
+    per request), kept to compare them in ``bench``."""
     args = [
-        sys.executable, "-m", "gunicorn", "--bind", bind, "--workers", str(processes),
-        "--timeout", "30", "--graceful-timeout", "5", "--no-control-socket",
+        sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf",
+        "--bind", bind, "--workers", str(processes),
     ]  # fmt: skip
     if worker_class == "gevent":
-        connections = os.environ.get("CHRONICLE_WORKER_CONNECTIONS") or str(WORKER_CONNECTIONS)
-        args += ["--worker-class", "service.serving.Worker", "--worker-connections", connections]
-    else:
+        args += ["--worker-class", "service.serving.Worker"]
+    elif worker_class == "gthread":
         args += ["--worker-class", "gthread", "--threads", str(threads)]
+    else:
+        args += ["--worker-class", worker_class]
     return [*args, *(extra or []), "service.app:create_app()"]
 
 

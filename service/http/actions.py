@@ -8,7 +8,6 @@ from typing import Any
 from flask import Response
 from flask.views import MethodView
 
-from service.admission import Admission
 from service.chronicle import Chronicle
 from service.http import schemas as s
 from service.http.common import (
@@ -48,17 +47,13 @@ def act(
     environ: Mapping[str, Any],
     body: dict[str, Any],
     game_id: str,
-    admit: Admission | None = None,
 ) -> dict[str, Any]:
-    """The move of a ``plain`` body, by the request's headers: the one way a move is made
-    from HTTP (this view, and ``service.http.move_path`` for the moves it answers itself,
-    with its rate-limit counters to count in the append: ``admit``)."""
+    """The move of a ``plain`` body, by the request's headers."""
     key, match = idempotency_key(environ), if_match(environ)
     authorization = environ.get("HTTP_AUTHORIZATION")
     return ch.act_as(
-        game_id, authorization, body["action"], body["expected_version"], key, if_match=match,
-        admit=admit,
-    )  # fmt: skip
+        game_id, authorization, body["action"], body["expected_version"], key, if_match=match
+    )
 
 
 def _act(body: dict[str, Any], game_id: str) -> dict[str, Any]:

@@ -27,8 +27,8 @@ matched possessively.
 A request over a limit is answered ``429`` in the contract's error shape, code ``rate_limited``
 (``details``: the limit and the seconds to wait), with a ``Retry-After`` header.  All of a
 request's counters cost one Redis round trip (one script call; no ``X-RateLimit-*`` headers),
-and a move's none of its own: on a single Redis they are counted by the move's append
-(``service.admission``, ``service.http.move_path``).
+counted by a Flask hook before the handler, for a move as for every request: the event store
+knows nothing of them.
 Only liveness and readiness are not limited (they must answer while everything else is busy,
 and they cost nothing); everything else counts, the API's documents and ``/metrics``
 included: no path lets one address make a process work without limit.  Workers do not go
@@ -254,7 +254,7 @@ LIMITER = "chronicle.limiter"  # the app's Limiter, where rate limits are on
 @dataclass(frozen=True)
 class Limiter:
     """The rate limits and quotas that are on, and the one way a request is counted against
-    them (Flask's hook, and ``service.http.move_path`` for the moves it answers itself)."""
+    them (the app's ``before_request`` hook)."""
 
     counters: Counters
     address: Limit | None

@@ -9,10 +9,8 @@ in the response's ``X-Request-ID`` and is in every log line written while the re
 path (at most 200 characters), status, duration, client address and the request id.  Never a
 header, a query string or a body: those carry tokens and actions.
 
-The log line and the metrics are written once the answer is sent, where the server offers
-that (``service.http1``, while the process is not busy with other requests; a stream's at
-its start, as before): they are not the client's to wait for.  Their figures (status,
-duration) are taken when the answer is ready, as before.
+The log line and the metrics are written when the answer is ready (a stream's as it
+starts: it may last hours).
 
 **CORS** (flask-cors) is off unless ``CHRONICLE_CORS_ORIGINS`` lists origins, comma-separated
 (``https://play.example.org,http://localhost:5173``; ``*`` allows any).  Allowed then: the
@@ -43,7 +41,6 @@ id, token or state.  It is rate limited per address like every path but the heal
 
 from __future__ import annotations
 
-import contextvars
 import ipaddress
 import itertools
 import logging
@@ -58,14 +55,11 @@ from flask import Flask, Request, Response, current_app, g, has_request_context
 from flask.globals import _cv_app as _app_ctx
 from flask.globals import _cv_request as _request_ctx
 from flask_cors import CORS
-from flask_cors.core import get_cors_options
 from werkzeug.exceptions import UnsupportedMediaType
 
 from service import observability
-from service.http.edge import AFTER_ANSWER_KEY
 
 REQUEST_ID = "X-Request-ID"
-CORS_API = "chronicle.cors_api"  # app.extensions: the CORS options of API_RESOURCE, if on
 API_RESOURCE = r"/api/v1/*"
 _SANE_ID = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 log = logging.getLogger("chronicle.request")
@@ -92,13 +86,8 @@ def current_flask_app() -> Flask:
     return _app_ctx.get().app
 
 
-# The request id of a request served outside Flask's request cycle (``service.http.move_path``):
-# set for the length of that request, so that its log lines carry it as Flask's requests' do.
-served_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("served_id", default=None)
-
-
 def request_id() -> str | None:
-    return g.get("request_id") if has_request_context() else served_id.get()
+    return g.get("request_id") if has_request_context() else None
 
 
 def trusted_proxies(env: Mapping[str, str] = os.environ) -> tuple[Network, ...]:
@@ -223,23 +212,8 @@ def _finish(response: Response) -> Response:
     seconds = time.perf_counter() - started if started is not None else 0.0
     route = req.url_rule.rule if req.url_rule is not None else "unmatched"
     method, path, status = req.method, req.path, response.status_code
-    if response.is_streamed:  # a stream may last hours: counted and logged as it starts
-        record(method, route, path, status, seconds, rid, client_address)
-    else:
-        address = client_address()  # Flask's context of the request ends before the work
-        after_answer(
-            req.environ, lambda: record(method, route, path, status, seconds, rid, lambda: address)
-        )
+    record(method, route, path, status, seconds, rid, client_address)
     return response
-
-
-def after_answer(environ: Mapping[str, Any], work: Callable[[], None]) -> None:
-    """``work`` once the request's answer is sent, where the server takes such work
-    (``service.http1``, when the process is not busy with other requests), else now (a busy
-    process, a test client, another server)."""
-    later = environ.get(AFTER_ANSWER_KEY)
-    if later is None or not later(work):
-        work()
 
 
 def record(
@@ -306,6 +280,3 @@ def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
             "max_age": 600,
         }
         CORS(app, resources={API_RESOURCE: api}, **options)
-        # the same options as flask-cors resolves them for the API's resource: the move path
-        # answers with the headers flask-cors' hook would add (service.http.move_path)
-        app.extensions[CORS_API] = get_cors_options(app, options, api)

@@ -1,11 +1,13 @@
 """The rate limits' counters: fixed windows in Redis, every counter of a request in one script
 call (``service/http/limits.py`` says which limits apply to a request and configures them).
 
-flask-limiter checks each window of each limit with a round trip of its own: four for the
-default per-token and per-address limits of two windows each, more than the move they guard
-costs.  Here one Lua call increments all of a request's counters (a new window's counter gets
-its expiry in the same call) and returns them; a counter over its amount refuses the request.
-On a Redis Cluster the counters of one scope key share a hash tag, and each scope is one call.
+The ``limits`` package parses the limits and names their windows, but it counts each window
+of each limit with a round trip of its own (its storages have no call that counts several
+keys), and so does flask-limiter, built on it: four for the default per-token and
+per-address limits of two windows each.  Here one Lua call, through redis-py's ``Script``,
+increments all of a request's counters (a new window's counter gets its expiry in the same
+call) and returns them; a counter over its amount refuses the request.  On a Redis Cluster
+the counters of one scope key share a hash tag, and each scope is one call.
 
 A counter's key: ``chronicle-rl:{<scope key>}:<amount>/<multiples>/<granularity>``; the scope
 key is already a hash for tokens (``limits.token_scope``).
@@ -21,7 +23,7 @@ import redis
 from limits import RateLimitItem, parse_many
 
 from service import connections
-from service.admission import Admission
+from service.errors import RateLimited
 
 # KEYS: the counters; ARGV: their windows' lengths in seconds.  Returns the counts.
 HIT = """
@@ -48,24 +50,19 @@ class Limit:
         return cls(tuple(parse_many(text)))
 
 
+Window = tuple[str, int, int, str]  # (counter key, window's seconds, amount, label)
+
+
 class Counters:
     def __init__(self, client: Any, prefix: str) -> None:
         self.prefix = prefix
-        self.client = client  # the store's own client, where the move's append counts them
         self.single = isinstance(client, redis.Redis)  # else a Redis Cluster client
         self._hit = connections.script(client, HIT)
-        self._windows: dict[tuple[str, Limit], tuple[tuple[str, int, int, str], ...]] = {}
+        self._windows: dict[tuple[str, Limit], tuple[Window, ...]] = {}
 
-    def admission(self, scoped: Sequence[tuple[str, Limit]]) -> Admission:
-        """The counters of one request, one per (scope key, limit) and window, in order."""
-        windows = [w for key, limit in scoped for w in self._counters(key, limit)]
-        keys, expiries, amounts, labels = zip(*windows, strict=True)
-        return Admission(keys, expiries, amounts, labels)
-
-    def _counters(self, key: str, limit: Limit) -> tuple[tuple[str, int, int, str], ...]:
-        """(counter key, window's seconds, amount, label) of each window of ``limit`` for the
-        scope ``key``: kept for the scopes seen lately (a token's or an address's requests
-        make the same keys again and again)."""
+    def _counters(self, key: str, limit: Limit) -> tuple[Window, ...]:
+        """Each window of ``limit`` for the scope ``key``: kept for the scopes seen lately (a
+        token's or an address's requests make the same keys again and again)."""
         found = self._windows.get((key, limit))
         if found is None:
             found = tuple(
@@ -81,19 +78,20 @@ class Counters:
         """Count one request against each (scope key, limit); raise ``RateLimited`` naming
         the first window over its amount."""
         if self.single:
-            self.count(self.admission(scoped))
+            self._count([w for key, limit in scoped for w in self._counters(key, limit)])
         else:  # a cluster: one call per scope key, whose counters share its hash tag
-            for one in scoped:
-                self.count(self.admission([one]))
+            for key, limit in scoped:
+                self._count(self._counters(key, limit))
 
-    def count(self, admission: Admission) -> None:
-        """Count ``admission``'s counters in a call of their own (all of them in one slot);
-        raise its ``RateLimited`` if one is over its amount."""
-        admission.counted = True
-        counts = self._hit(keys=admission.keys, args=admission.expiries)
-        over = admission.first_over(counts)
-        if over is not None:
-            raise admission.refusal(over)
+    def _count(self, windows: Sequence[Window]) -> None:
+        counts = self._hit(keys=[w[0] for w in windows], args=[w[1] for w in windows])
+        for (_, seconds, amount, label), n in zip(windows, counts, strict=True):
+            if int(n) > amount:
+                # ``retry_after``: the window's length, an upper bound (the window is fixed)
+                raise RateLimited(
+                    f"rate limit exceeded ({label}); retry later",
+                    {"limit": label, "retry_after": seconds},
+                )
 
 
 KEPT_SCOPES = 4096  # scope keys whose counters' keys are kept (cleared when full)

@@ -105,8 +105,10 @@ def _identity() -> str | None:
 def direct_socket() -> Any:
     """The client's socket when the hub may write the stream to it itself: under gunicorn's
     gevent worker (cooperative sockets, one thread) on HTTP/1.1 (a chunked body), and not
-    TLS: the hub writes to the plain socket under gevent's wrapper (``Watch.raw``)."""
-    sock = request.environ.get("chronicle.socket")
+    TLS: the hub writes to the plain socket under gevent's wrapper (``Watch.raw``), framing
+    each frame as a chunk of the body whose head gunicorn wrote (``gunicorn.socket``: the
+    connection's socket, in every request's environment)."""
+    sock = request.environ.get("gunicorn.socket")
     if sock is None or request.environ.get("SERVER_PROTOCOL") != "HTTP/1.1":
         return None
     if isinstance(sock, ssl.SSLSocket):  # gevent's, once patched: bytes must go through TLS

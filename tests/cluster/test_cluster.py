@@ -86,14 +86,14 @@ def test_a_cluster_needs_a_plain_queue_redis() -> None:
     assert Settings.from_env({"REDIS_URL": "redis://r:6379/0"}).queue_url == "redis://r:6379/0"
 
 
-def test_rate_limits_on_a_cluster_count_first_and_refuse_before_the_append(
+def test_rate_limits_on_a_cluster_refuse_a_move_before_the_append(
     monkeypatch: pytest.MonkeyPatch, cluster_settings: Settings
 ) -> None:
-    """On a cluster a move's counters are not in its game's slot: the move path counts them
-    with their own call first (``service.admission``), and the limit still refuses."""
+    """A move's counters are counted by the limiter's own call (one per scope key on a
+    cluster, its counters sharing a hash tag) before the handler: over the limit, nothing is
+    appended."""
     monkeypatch.setenv("CHRONICLE_RATE_LIMIT", "3/minute")
     app = create_app(cluster_settings)
-    assert not app.wsgi_app.app.folds
     script = scripts(GAMES["artus"], 1, "cluster-limits")[0]
     ch = app.extensions["chronicle"]
     gid, tokens = script.create(ch)

@@ -28,6 +28,16 @@ def serve(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
         yield s
 
 
+QUICK_HEADERS = 2  # seconds: the header timeout of ``quick_headers``
+
+
+@pytest.fixture(scope="module")
+def quick_headers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    tmp = tmp_path_factory.mktemp("framing-quick")
+    with served(tmp, CHRONICLE_HEADER_TIMEOUT=str(QUICK_HEADERS)) as s:
+        yield s
+
+
 class Answer:
     """One answer read off a socket, and whether the server closed the connection after it."""
 
@@ -149,14 +159,41 @@ def test_a_request_with_one_valid_host_is_served(serve: Served, head: bytes) -> 
         pytest.param(b"GET /healthz HTTP/1.1\r\nHost: x\n\n", id="bare-lf-in-fields"),
         pytest.param(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: 1\n", id="bare-lf-in-a-field"),
         pytest.param(b"GET /healthz HTTP/1.1\nHost: x", id="bare-lf-half-a-head"),
-        pytest.param(b"GET /healthz HTTP/1.1\rHost: x\r\r", id="bare-cr"),
-        pytest.param(b"GET /healthz HTTP/1.1\r\nHost: x\rX-A: 1\r\n", id="bare-cr-in-a-field"),
+        pytest.param(b"GET /healthz HTTP/1.1\rHost: x\r\r\n\r\n", id="bare-cr"),
+        pytest.param(b"GET /healthz HTTP/1.1\r\nHost: x\rX-A: 1\r\n\r\n", id="bare-cr-in-a-field"),
+        pytest.param(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-A: a\rb\r\n\r\n", id="cr-in-value"),
     ],
 )
 def test_a_head_with_a_bare_lf_or_cr_is_refused_at_once(serve: Served, head: bytes) -> None:
+    """A bare CR is judged when its line ends (its CRLF has come): gunicorn reads a line
+    up to its CRLF (see the test below for a line that never gets one)."""
     started = time.monotonic()
     refused(serve.port, head)
     assert time.monotonic() - started < WAIT + 1
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param(b"GET /healthz HTTP/1.1\rHost: x\r\r", id="bare-cr"),
+        pytest.param(b"GET /healthz HTTP/1.1\r\nHost: x\rX-A: 1\r", id="bare-cr-in-a-field"),
+    ],
+)
+def test_a_line_with_a_bare_cr_and_no_crlf_is_never_served(
+    quick_headers: Served, head: bytes
+) -> None:
+    """gunicorn waits for a line's CRLF before it judges the line: a head whose bare CRs never
+    get one is closed at the header timeout without an answer (never served, nothing
+    smuggled; the wait costs a greenlet, as any slow head does)."""
+    started = time.monotonic()
+    with socket.create_connection(("127.0.0.1", quick_headers.port), timeout=WAIT + 3) as s:
+        s.sendall(head)
+        try:
+            got = s.recv(65536)
+        except ConnectionResetError:
+            got = b""
+    assert got == b"", got[:200]
+    assert time.monotonic() - started < QUICK_HEADERS + 2
 
 
 def test_a_head_sent_in_pieces_split_inside_its_crlfs_is_served(serve: Served) -> None:

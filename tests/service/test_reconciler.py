@@ -23,7 +23,7 @@ from rq.serializers import JSONSerializer
 from service.memory_store import MemoryEventStore
 from service.meta import GameMeta
 from service.redis_store import LIVE, LIVE_FILLED, RedisEventStore
-from service.store import LIVE_GRACE_MS
+from service.store import LIVE_GRACE_MS, Batch
 from tests.store.test_event_store import BOT_TO_ACT, FINISHED, new_meta, records
 from workers import main as worker_main
 
@@ -69,11 +69,11 @@ def test_a_pass_reads_only_live_games_and_still_finds_a_missing_follow_up(redis_
     is past the grace), then never; a game awaiting a bot whose job is lost is found."""
     queue, store = _queue(redis_url), CountingStore()
     waiting, done, old = "g-waiting", "g-done", "g-old"
-    store.append(waiting, 0, "", records(1, 1), replace(new_meta(), progress=BOT_TO_ACT))
+    store.append(waiting, Batch(records(1, 1), replace(new_meta(), progress=BOT_TO_ACT)))
     log = records(1, 2)
-    store.append(done, 0, "", log[:1], replace(new_meta(), progress=BOT_TO_ACT))
-    store.append(done, 1, log[0].hash, log[1:], FINISHED)
-    store.append(old, 0, "", records(1, 1), replace(new_meta(), progress=FINISHED))
+    store.append(done, Batch(log[:1], replace(new_meta(), progress=BOT_TO_ACT)))
+    store.append(done, Batch(log[1:], FINISHED, 1, log[0].hash))
+    store.append(old, Batch(records(1, 1), replace(new_meta(), progress=FINISHED)))
     for g in (waiting, done, old):
         store.index(g, 1)
     later = time.time_ns() // 10**6 + LIVE_GRACE_MS  # every mark is past the grace
@@ -95,7 +95,7 @@ def test_games_stored_before_the_live_index_are_reconciled_after_an_upgrade(
     server of its own: the session worker's reconciler would find the game first."""
     queue, store = _queue(own_redis_url), RedisEventStore(redis.Redis.from_url(own_redis_url))
     g = "reconciler-" + secrets.token_hex(6)
-    store.append(g, 0, "", records(1, 1), replace(new_meta(), progress=BOT_TO_ACT))
+    store.append(g, Batch(records(1, 1), replace(new_meta(), progress=BOT_TO_ACT)))
     store.index(g, 1)
     store.r.delete(LIVE_FILLED)
     store.r.zrem(LIVE, g)  # as written by a version before the live index

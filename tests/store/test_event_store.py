@@ -34,7 +34,7 @@ from service.redis_store import (
     encode_record,
     keys,
 )
-from service.store import Conflict, EventStore
+from service.store import Batch, Conflict, EventStore
 from tests.support.redis_cluster import RedisClusterServer
 
 KEY = chain.chain_key("seed")
@@ -105,12 +105,12 @@ def gid() -> str:
 def test_append_is_conditional_on_version_and_head(store: EventStore) -> None:
     g = gid()
     first = records(1, 3)
-    assert store.append(g, 0, "", first, new_meta()) == 3
+    assert store.append(g, Batch(first, new_meta())) == 3
     with pytest.raises(Conflict) as stale:
-        store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE)
+        store.append(g, Batch(records(3, 1, first[1].hash), ACTIVE, 2, first[1].hash))
     assert stale.value.current == 3
     with pytest.raises(Conflict):  # right version, wrong head: the log was rewritten meanwhile
-        store.append(g, 3, "not-the-head", records(4, 1, first[2].hash), ACTIVE)
+        store.append(g, Batch(records(4, 1, first[2].hash), ACTIVE, 3, "not-the-head"))
     loaded = store.load(g)
     assert loaded is not None
     assert [r.version for r in loaded.records] == [1, 2, 3]
@@ -123,21 +123,26 @@ def test_append_can_be_conditional_on_the_webhook_flag(store: EventStore) -> Non
     """A move decided on a cached meta names the webhook flag it saw: set since, a conflict."""
     g = gid()
     first = records(1, 2)
-    store.append(g, 0, "", first, replace(new_meta(), hooks=True))
+    store.append(g, Batch(first, replace(new_meta(), hooks=True)))
     with pytest.raises(Conflict) as stale:
-        store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE, hooks=False)
+        store.append(g, Batch(records(3, 1, first[1].hash), ACTIVE, 2, first[1].hash, hooks=False))
     assert stale.value.current == 2
-    assert store.append(g, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE, hooks=True) == 3
+    assert (
+        store.append(g, Batch(records(3, 1, first[1].hash), ACTIVE, 2, first[1].hash, hooks=True))
+        == 3
+    )
     third = records(3, 1, first[1].hash)[0].hash
-    assert store.append(g, 3, third, records(4, 1, third), ACTIVE) == 4  # unchecked
+    assert store.append(g, Batch(records(4, 1, third), ACTIVE, 3, third)) == 4  # unchecked
     h = gid()
-    store.append(h, 0, "", first, new_meta())
-    assert store.append(h, 2, first[1].hash, records(3, 1, first[1].hash), ACTIVE, hooks=False)
+    store.append(h, Batch(first, new_meta()))
+    assert store.append(
+        h, Batch(records(3, 1, first[1].hash), ACTIVE, 2, first[1].hash, hooks=False)
+    )
 
 
 def test_stream_ids_are_versions(rstore: RedisEventStore, client: Any) -> None:
     g = gid()
-    rstore.append(g, 0, "", records(1, 4), new_meta())
+    rstore.append(g, Batch(records(1, 4), new_meta()))
     ids = [i.decode() for i, _ in client.xrange(keys(g)["log"])]
     assert ids == ["1-0", "2-0", "3-0", "4-0"]
 
@@ -150,14 +155,14 @@ def test_keys_share_one_cluster_slot() -> None:
 def test_truncate_moves_events_to_the_audit_and_allows_reappending(store: EventStore) -> None:
     g = gid()
     log = records(1, 5)
-    store.append(g, 0, "", log, new_meta())
+    store.append(g, Batch(log, new_meta()))
     store.truncate(g, 5, log[-1].hash, 3, log[2].hash, {"by": "seat:0", "events": [4, 5]}, ACTIVE)
     loaded = store.load(g)
     assert loaded is not None and [r.version for r in loaded.records] == [1, 2, 3]
     assert store.undone(g) == [{"by": "seat:0", "events": [4, 5]}]
     # Redis keeps a stream's last id after XDEL; the rewrite lets version 4 be appended again.
     again = records(4, 2, log[2].hash)
-    assert store.append(g, 3, log[2].hash, again, ACTIVE) == 5
+    assert store.append(g, Batch(again, ACTIVE, 3, log[2].hash)) == 5
     loaded = store.load(g)
     assert loaded is not None and loaded.records[3:] == again
 
@@ -165,7 +170,7 @@ def test_truncate_moves_events_to_the_audit_and_allows_reappending(store: EventS
 def test_truncate_is_conditional(store: EventStore) -> None:
     g = gid()
     log = records(1, 3)
-    store.append(g, 0, "", log, new_meta())
+    store.append(g, Batch(log, new_meta()))
     with pytest.raises(Conflict):
         store.truncate(g, 2, log[1].hash, 1, log[0].hash, {}, ACTIVE)
     loaded = store.load(g)
@@ -175,7 +180,7 @@ def test_truncate_is_conditional(store: EventStore) -> None:
 def test_truncate_drops_snapshots_past_the_target(store: EventStore) -> None:
     g = gid()
     log = records(1, 6)
-    store.append(g, 0, "", log, new_meta(), snapshot=(5, "blob5"))
+    store.append(g, Batch(log, new_meta(), snapshot=(5, "blob5")))
     loaded = store.load(g)
     assert loaded is not None and loaded.snapshot == "blob5"
     store.truncate(g, 6, log[-1].hash, 4, log[3].hash, {}, ACTIVE)
@@ -186,7 +191,7 @@ def test_truncate_drops_snapshots_past_the_target(store: EventStore) -> None:
 def test_load_from_snapshot_or_base_reads_only_the_tail(store: EventStore) -> None:
     g = gid()
     log = records(1, 10)
-    store.append(g, 0, "", log, new_meta(), snapshot=(6, "blob6"))
+    store.append(g, Batch(log, new_meta(), snapshot=(6, "blob6")))
     loaded = store.load(g)
     assert loaded is not None and loaded.snapshot == "blob6"
     assert [r.version for r in loaded.records] == [6, 7, 8, 9, 10]
@@ -198,7 +203,7 @@ def test_load_from_snapshot_or_base_reads_only_the_tail(store: EventStore) -> No
 
 def test_idempotency_value_is_stored_with_the_append(store: EventStore) -> None:
     g = gid()
-    store.append(g, 0, "", records(1, 1), new_meta(), idem=("0:k", '{"version": 1}'))
+    store.append(g, Batch(records(1, 1), new_meta(), idem=("0:k", '{"version": 1}')))
     assert store.idempotent(g, "0:k") == {"version": 1}
     assert store.idempotent(g, "1:k") is None
 
@@ -208,15 +213,19 @@ def test_an_append_whose_idempotency_key_holds_an_answer_is_a_conflict(store: Ev
     no read of its key before the append."""
     g = gid()
     first = records(1, 1)
-    store.append(g, 0, "", first, new_meta(), idem=("0:k", '{"version": 1}'))
+    store.append(g, Batch(first, new_meta(), idem=("0:k", '{"version": 1}')))
     with pytest.raises(Conflict) as conflict:
-        store.append(g, 1, first[-1].hash, records(2, 1, first[-1].hash), ACTIVE, ("0:k", "{}"))
+        store.append(
+            g, Batch(records(2, 1, first[-1].hash), ACTIVE, 1, first[-1].hash, idem=("0:k", "{}"))
+        )
     assert conflict.value.current == 1
     assert store.idempotent(g, "0:k") == {"version": 1}
     loaded = store.load(g)
     assert loaded is not None and [r.version for r in loaded.records] == [1]
     assert (
-        store.append(g, 1, first[-1].hash, records(2, 1, first[-1].hash), ACTIVE, ("0:j", "{}"))
+        store.append(
+            g, Batch(records(2, 1, first[-1].hash), ACTIVE, 1, first[-1].hash, idem=("0:j", "{}"))
+        )
         == 2
     )
 
@@ -227,7 +236,7 @@ def test_unknown_game_loads_none(store: EventStore) -> None:
 
 def test_wait_returns_when_an_event_arrives(store: EventStore) -> None:
     g = gid()
-    store.append(g, 0, "", records(1, 1), new_meta())
+    store.append(g, Batch(records(1, 1), new_meta()))
     assert store.wait(g, 0, 100) is True
     assert store.wait(g, 1, 50) is False
 
@@ -236,7 +245,7 @@ def test_the_index_and_metas_of_many_games(store: EventStore) -> None:
     """The index is one key of its own; metas are read by one pipeline over many slots."""
     made = [gid() for _ in range(12)]
     for i, g in enumerate(made):
-        store.append(g, 0, "", records(1, 1), new_meta(seed=f"s{i}"))
+        store.append(g, Batch(records(1, 1), new_meta(seed=f"s{i}")))
         # older than any other game (other tests share the server): listings are unchanged
         store.index(g, -1_000_000 + i)
     assert store.list_ids(store.count() - 12, 12) == made[::-1]
@@ -256,7 +265,7 @@ def test_records_round_trip_in_the_compact_format(rstore: RedisEventStore, clien
     for rec in odd:
         head = chain.link(KEY, head, rec)
         log.append(replace(rec, hash=head))
-    rstore.append(g, 0, "", log, new_meta())
+    rstore.append(g, Batch(log, new_meta()))
     loaded = rstore.load(g)
     assert loaded is not None and loaded.records == log
     assert rstore.read(g, 1, 10) == log[1:]
@@ -286,14 +295,14 @@ def test_entries_of_the_first_format_are_still_read(rstore: RedisEventStore, cli
     loaded = rstore.load(g)
     assert loaded is not None and loaded.records == old
     new = records(3, 1, old[-1].hash)
-    assert rstore.append(g, 2, old[-1].hash, new, ACTIVE) == 3
+    assert rstore.append(g, Batch(new, ACTIVE, 2, old[-1].hash)) == 3
     assert rstore.read(g, 0, 10) == old + new
 
 
 def test_snapshots_are_stored_deflated_and_read_back(rstore: RedisEventStore, client: Any) -> None:
     g = gid()
     blob = json.dumps({"state": ["x" * 40] * 50})
-    rstore.append(g, 0, "", records(1, 3), new_meta(), snapshot=(3, blob))
+    rstore.append(g, Batch(records(1, 3), new_meta(), snapshot=(3, blob)))
     stored = client.hget(keys(g)["snap"], "blob")
     assert len(stored) < len(blob) / 4
     loaded = rstore.load(g)
@@ -310,8 +319,8 @@ def test_the_deflate_dictionary_is_frozen() -> None:
 def test_a_long_poll_wakes_when_another_thread_appends(store: EventStore) -> None:
     g = gid()
     log = records(1, 2)
-    store.append(g, 0, "", log[:1], new_meta())
-    timer = threading.Timer(0.05, lambda: store.append(g, 1, log[0].hash, log[1:], ACTIVE))
+    store.append(g, Batch(log[:1], new_meta()))
+    timer = threading.Timer(0.05, lambda: store.append(g, Batch(log[1:], ACTIVE, 1, log[0].hash)))
     timer.start()
     started = time.monotonic()
     assert store.wait(g, 1, 5000) is True
@@ -321,7 +330,7 @@ def test_a_long_poll_wakes_when_another_thread_appends(store: EventStore) -> Non
 
 def test_the_import_undo_trail_is_kept_in_order(store: EventStore) -> None:
     g = gid()
-    store.append(g, 0, "", records(1, 1), new_meta())
+    store.append(g, Batch(records(1, 1), new_meta()))
     store.add_undone(g, [{"n": 1}, {"n": 2}])
     store.add_undone(g, [])
     assert store.undone(g) == [{"n": 1}, {"n": 2}]
@@ -330,9 +339,9 @@ def test_the_import_undo_trail_is_kept_in_order(store: EventStore) -> None:
 def test_progress_updates_the_meta_and_keeps_the_rest(store: EventStore) -> None:
     g = gid()
     log = records(1, 2)
-    store.append(g, 0, "", log[:1], new_meta())
+    store.append(g, Batch(log[:1], new_meta()))
     done = Progress("scoring", (), (("score", None),), 1_700_000_000_999)
-    store.append(g, 1, log[0].hash, log[1:], done)
+    store.append(g, Batch(log[1:], done, 1, log[0].hash))
     meta = store.meta(g)
     assert meta == replace(new_meta(), progress=done, version=2, head=log[1].hash)
     assert meta is not None and [j.id for j in meta.jobs(g)] == [f"score-{g}-2"]
@@ -356,14 +365,14 @@ def test_a_live_write_marks_the_game_and_only_a_current_mark_is_dropped(store: E
     g, idle, clocked = gid(), gid(), gid()
     log = records(1, 2)
     before = time.time_ns() // 10**6
-    store.append(g, 0, "", log[:1], replace(new_meta(), progress=BOT_TO_ACT))
-    store.append(idle, 0, "", records(1, 1), new_meta())  # a person to act, no clock
+    store.append(g, Batch(log[:1], replace(new_meta(), progress=BOT_TO_ACT)))
+    store.append(idle, Batch(records(1, 1), new_meta()))  # a person to act, no clock
     deadline = replace(ACTIVE, deadlines={"0": 1_700_000_060_000})
-    store.append(clocked, 0, "", records(1, 1), replace(new_meta(), progress=deadline))
+    store.append(clocked, Batch(records(1, 1), replace(new_meta(), progress=deadline)))
     live = _filled(store)
     assert before <= live[g] <= time.time_ns() // 10**6 and clocked in live
     assert idle not in live
-    store.append(g, 1, log[0].hash, log[1:], FINISHED)
+    store.append(g, Batch(log[1:], FINISHED, 1, log[0].hash))
     assert _filled(store)[g] == live[g], "only the reconciler unlists a game"
     store.drop_live({g: live[g] - 1})  # marked again since that read: kept
     assert g in _filled(store)
@@ -374,7 +383,7 @@ def test_a_live_write_marks_the_game_and_only_a_current_mark_is_dropped(store: E
 def test_an_undo_that_leaves_a_follow_up_marks_the_game(store: EventStore) -> None:
     g = gid()
     log = records(1, 3)
-    store.append(g, 0, "", log, new_meta())
+    store.append(g, Batch(log, new_meta()))
     assert g not in _filled(store)
     store.truncate(g, 3, log[2].hash, 1, log[0].hash, {"undone": [2, 3]}, BOT_TO_ACT)
     assert g in _filled(store)

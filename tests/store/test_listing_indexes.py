@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import secrets
 
-from service.store import EventStore
+from service.store import Batch, EventStore
 from tests.store.test_event_store import gid, new_meta, records, store
 
 __all__ = ["store"]  # the fixture: each implementation of the contract
@@ -20,9 +20,9 @@ def test_public_games_are_listed_apart_and_ranked_in_their_order(store: EventSto
     public = [gid() for _ in range(3)]
     hidden = gid()
     for i, g in enumerate(public):
-        store.append(g, 0, "", records(1, 1), new_meta(created=OLD + 10 * i))
+        store.append(g, Batch(records(1, 1), new_meta(created=OLD + 10 * i)))
         store.index(g, OLD + 10 * i, public=True)
-    store.append(hidden, 0, "", records(1, 1), new_meta(created=OLD + 15))
+    store.append(hidden, Batch(records(1, 1), new_meta(created=OLD + 15)))
     store.index(hidden, OLD + 15)
     total = store.count(public=True)
     ids = store.list_ids(0, total, public=True)
@@ -38,7 +38,7 @@ def test_public_games_are_listed_apart_and_ranked_in_their_order(store: EventSto
 
 def test_token_hashes_name_their_game_until_removed(store: EventStore) -> None:
     g, (seat, host, joined) = gid(), (secrets.token_hex(32) for _ in range(3))
-    store.append(g, 0, "", records(1, 1), new_meta(created=OLD))
+    store.append(g, Batch(records(1, 1), new_meta(created=OLD)))
     store.index(g, OLD, tokens=[seat, host])
     assert (store.game_of(seat), store.game_of(host), store.game_of(joined)) == (g, g, None)
     store.index_tokens(g, [joined])

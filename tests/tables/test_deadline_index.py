@@ -22,10 +22,10 @@ from projections.views import SEAT, Caller
 from service import clocks
 from service.app import build_chronicle
 from service.connections import connect
+from service.errors import VersionConflict
 from service.jobs import QUEUE
 from service.redis_server import RedisServer, free_port
 from service.redis_store import RedisEventStore
-from service.store import Conflict
 from tests.conftest import settings
 from workers import main as worker_main
 from workers.clocks import queue_due_checks_forever
@@ -182,18 +182,18 @@ def test_the_loop_rides_out_a_redis_outage_saying_so_once(
         server.stop()
 
 
-def test_on_one_redis_the_append_writes_its_checks_in_the_same_call(own_redis_url: str) -> None:
-    """The queue's Redis is the game's: the append writes the log and the index together,
-    and the clocks' hook makes no call of its own; a refused move (a conflict) writes
-    neither."""
+def test_the_clocks_hook_is_the_one_writer_of_the_index(own_redis_url: str) -> None:
+    """The append script writes nothing in the index (the queue's Redis is the game's here, as
+    it cannot be on a cluster): every turn a move begins is put there by the hook, in one
+    ``ZADD`` after the append; a refused move (a conflict) writes none."""
     ch = build_chronicle(settings(own_redis_url))
-    assert ch.store.indexes_deadlines
     r = redis.Redis.from_url(own_redis_url)
     [hook] = [h for h in ch.commands.hooks.hooks if isinstance(h, clocks.Clocks)]  # type: ignore[attr-defined]
-    hook_calls: list[Any] = []
-    hook.add = lambda **call: hook_calls.append(call)
-    gid = clocked(ch, "fold-seed", "PT1H")
-    assert r.zcard(clocks.DEADLINES) == 1, "the first turn's, written with the creation"
+    scheduled: list[tuple[Any, ...]] = []
+    schedule = hook.schedule
+    hook.schedule = lambda *checks: (scheduled.append(checks), schedule(*checks))  # type: ignore[method-assign]
+    gid = clocked(ch, "hook-seed", "PT1H")
+    assert r.zcard(clocks.DEADLINES) == 1 and len(scheduled) == 1, "the creation's first turn"
     for _ in range(4):
         cur = ch.current(gid)
         seat = cur.match.to_act(cur.game)[0]
@@ -204,13 +204,14 @@ def test_on_one_redis_the_append_writes_its_checks_in_the_same_call(own_redis_ur
         indexed = {m.decode() for m in r.zrange(clocks.DEADLINES, 0, -1)}
         assert {clocks.check_job(gid, ms, s).id for s, ms in now.items()} <= indexed
         assert len(indexed) == entries + 1, "the turn this move began"
+    assert len(scheduled) == 5
     cur = ch.current(gid)
+    seat = cur.match.to_act(cur.game)[0]
+    action = cur.game.legal_actions(cur.match.state, seat)[0]
     entries = r.zcard(clocks.DEADLINES)
-    late = clocks.check_job(gid, NOW, 0)
-    with pytest.raises(Conflict):  # the log moved on since version 1: nothing is written
-        ch.store.append(gid, 1, "x", [], cur.meta.progress, checks=[late])
-    assert r.zcard(clocks.DEADLINES) == entries and r.zscore(clocks.DEADLINES, late.id) is None
-    assert hook_calls == [], "nothing written by the hook"
+    with pytest.raises(VersionConflict):  # the log moved on since version 1: nothing is written
+        ch.act(gid, Caller(SEAT, seat), action, 1)
+    assert r.zcard(clocks.DEADLINES) == entries and len(scheduled) == 5
 
 
 def test_with_a_queue_redis_of_its_own_the_hook_writes_the_checks_there(
@@ -220,7 +221,6 @@ def test_with_a_queue_redis_of_its_own_the_hook_writes_the_checks_there(
     queue_url = queue_server.start()
     try:
         ch = build_chronicle(replace(settings(own_redis_url), queue_redis_url=queue_url))
-        assert not ch.store.indexes_deadlines
         gid = clocked(ch, "queue-seed", "PT1H")
         cur = ch.current(gid)
         seat = cur.match.to_act(cur.game)[0]
