@@ -34,7 +34,7 @@ const AT = {
   Poitiers: [706, 610], Bordeaux: [826, 610],
 };
 // symbols and adjacency (board data; drawn, never used for rules: the server decides)
-const SYM = {
+export const SYM = {
   Canterbury: "P", Winchester: "P", Bristol: "P", York: "P", Chester: "G", Durham: "G",
   Berwick: "G", Dumfries: "G", Edinburgh: "P", Perth: "F", Inverness: "F",
   Llandaff: "P", Pembroke: "P", Brecon: "G", Cardigan: "F", Montgomery: "G", Caernarfon: "F",

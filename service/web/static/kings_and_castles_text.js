@@ -3,21 +3,12 @@
 // your colours, the last digit for the others: what the view holds), the map country by
 // country (each territory's town value, holder, castle, defence, port, gate or flag) and the
 // succession track.
-import { counter, countersWords } from "./kings_and_castles.js";
+import { counter, countersWords, SYM } from "./kings_and_castles.js";
 import { html } from "./ui.js";
 import { and, dataTable, list, part } from "./text_parts.js";
 
 const LETTER = { green: "G", blue: "B", teal: "T", pink: "P" };
 const COUNTRIES = ["England", "Scotland", "Wales", "Ireland", "France"];
-// Where players invade (port P, gate G) and enemies invade (flag F): the board's printed
-// symbols, as kings_and_castles.js draws them (board data, never used for rules).
-const SYM = {
-  Canterbury: "P", Winchester: "P", Bristol: "P", York: "P", Chester: "G", Durham: "G",
-  Berwick: "G", Dumfries: "G", Edinburgh: "P", Perth: "F", Inverness: "F",
-  Llandaff: "P", Pembroke: "P", Brecon: "G", Cardigan: "F", Montgomery: "G", Caernarfon: "F",
-  Dublin: "P", Waterford: "P", Cork: "P", Galway: "F", Carrickfergus: "F",
-  Calais: "PF", Rouen: "P", Caen: "P", Angers: "F", Poitiers: "F", Bordeaux: "P",
-};
 const PHASE = {
   forming: "forming armies", crowns: "placing crowns", bonus: "drawing the bonus", occupy_rouen: "occupying Rouen",
   attacks: "attacks", castles: "castles", tax: "taxation", refill: "refilling the army", over: "over",

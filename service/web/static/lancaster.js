@@ -11,7 +11,7 @@ const COL = {
   yellow: { fill: "#f0c419", text: "#222", letter: "Y" },
   purple: { fill: "#7b4fb0", text: "#fff", letter: "P" },
 };
-const LAWS = {
+export const LAWS = {
   L1: "Most gold: upgrade one deployed knight.",
   L2: "Most squires: a strength-1 knight from reserve to court.",
   L3: "3 power per 2 counties occupied.",
@@ -31,7 +31,7 @@ const LAWS = {
   L17: "4 power if your strength-4 knight is deployed.",
   L18: "1 power per noble at your table.",
 };
-const SPACES = ["treasury", "squire_hall", "council", "barracks", "training_yard", "chapel"];
+export const SPACES = ["treasury", "squire_hall", "council", "barracks", "training_yard", "chapel"];
 const SPACE_NAME = {
   treasury: "Treasury +1 gold", squire_hall: "Squire hall +1 squire", council: "Council +1 marker",
   barracks: "Barracks: 2 squires → knight", training_yard: "Training yard: 1 squire → upgrade", chapel: "Chapel +1 power",

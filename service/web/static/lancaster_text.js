@@ -2,33 +2,11 @@
 // screen and knights (your hand), every player's public track (the scores: power), the nine
 // counties, the conflicts, parliament (the laws in force, under debate, the vote: your own
 // secret vote only, the others' once revealed) and every castle.  Only what the view holds.
-import { knightColour } from "./lancaster.js";
+import { knightColour, LAWS, SPACES } from "./lancaster.js";
 import { html } from "./ui.js";
 import { and, dataTable, list, part } from "./text_parts.js";
 
 const LETTER = { red: "R", blue: "B", green: "G", yellow: "Y", purple: "P" };
-// The laws' effects in short, as lancaster.js prints them on the board (rules digest LA-5).
-const LAWS = {
-  L1: "Most gold: upgrade one deployed knight.",
-  L2: "Most squires: a strength-1 knight from reserve to court.",
-  L3: "3 power per 2 counties occupied.",
-  L4: "Buy vote markers, 1 gold each.",
-  L5: "Pay 1 squire + 1 gold for 3 power, repeatable.",
-  L6: "Build 1 extension per 2 conflicts with a knight.",
-  L7: "1 squire per deployed strength-2 knight.",
-  L8: "Squire + marker + gold per 2 conflicts with a knight.",
-  L9: "No deployed strength-2 knight: upgrade one knight.",
-  L10: "Swap a deployed strength-3 knight for your 4.",
-  L11: "5 power per 3 extensions.",
-  L12: "3 power per conflict with a knight.",
-  L13: "8 power per 3 counties with a knight.",
-  L14: "5 power if all three strength-1 knights are deployed.",
-  L15: "A new knight per 3 nobles at your table.",
-  L16: "Buy power, 1 gold each.",
-  L17: "4 power if your strength-4 knight is deployed.",
-  L18: "1 power per noble at your table.",
-};
-const SPACES = ["treasury", "squire_hall", "council", "barracks", "training_yard", "chapel"];
 const SPACE = {
   treasury: "treasury", squire_hall: "squire hall", council: "council", barracks: "barracks",
   training_yard: "training yard", chapel: "chapel",
