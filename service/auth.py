@@ -50,14 +50,19 @@ def bearer(header: str | None) -> str | None:
     return token
 
 
-def require_admin(header: str | None, admin_token: str | None) -> None:
-    """Refuse (401) unless the header carries the operator's token (imports need it)."""
-    token = bearer(header)
-    if not (
+def is_admin(token: str | None, admin_token: str | None) -> bool:
+    """Whether ``token`` is the operator's (compared in constant time; no admin token set:
+    nobody is)."""
+    return bool(
         token is not None
         and admin_token
         and hmac.compare_digest(token.encode(), admin_token.encode())
-    ):
+    )
+
+
+def require_admin(header: str | None, admin_token: str | None) -> None:
+    """Refuse (401) unless the header carries the operator's token (imports need it)."""
+    if not is_admin(bearer(header), admin_token):
         raise Unauthorized(
             "imports need the admin token (the operator may open them: CHRONICLE_OPEN_IMPORT=1)"
         )
@@ -67,7 +72,7 @@ def resolve(meta: GameMeta, token: str | None, admin_token: str | None) -> Calle
     """The caller a token stands for in this game; no token is a spectator."""
     if token is None:
         return Caller(SPECTATOR)
-    if admin_token and hmac.compare_digest(token.encode(), admin_token.encode()):
+    if is_admin(token, admin_token):
         return Caller(ADMIN)
     presented = token_hash(token)
     found: Caller | None = None
