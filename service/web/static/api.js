@@ -27,6 +27,10 @@ const sleep = (ms, signal) =>
       });
   });
 
+/** The n-th wait (from 0) of a backoff that doubles from `first` up to `cap`, plus up to
+ *  `jitter` at random: one rule for every retry of the page (requests, refreshes, streams). */
+export const backoff = (n, first, cap, jitter = 0) => Math.min(cap, first * 2 ** n) + Math.random() * jitter;
+
 /** How long to wait before trying a refused request again: the server's `Retry-After` (or
  *  the error's `details.retry_after`), never less than a backoff that doubles from 0.5 s up
  *  to 8 s, plus a little jitter so that the pages of one table do not all come back at once. */
@@ -34,8 +38,7 @@ export function retryDelay(res, data, attempt) {
   const header = Number(res.headers.get("Retry-After"));
   const details = Number((((data || {}).error || {}).details || {}).retry_after);
   const told = Number.isFinite(header) && header > 0 ? header : Number.isFinite(details) ? details : 0;
-  const backoff = Math.min(8, 0.5 * 2 ** attempt);
-  return 1000 * Math.min(30, Math.max(told, backoff)) + Math.random() * 250;
+  return 1000 * Math.min(30, Math.max(told, backoff(attempt, 0.5, 8))) + Math.random() * 250;
 }
 
 /** Calls on the API hold on through a busy server: a 429 (over a rate limit: nothing was

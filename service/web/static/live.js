@@ -9,7 +9,7 @@
 // the last line held (?chat_after=, so nothing said while it reconnects is lost), or, while
 // the page polls, GET /chat?after= beside each long-poll.  A hide comes as the line again,
 // without its text.
-import { api } from "./api.js";
+import { api, backoff } from "./api.js";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -131,7 +131,7 @@ export class Live {
   broke() {
     if (this.stopped) return;
     this.breaks = (this.breaks || 0) + 1;
-    const wait = Math.min(15000, 1000 * 2 ** (this.breaks - 1)) + Math.random() * 300;
+    const wait = backoff(this.breaks - 1, 1000, 15000, 300);
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.stream(), wait);
   }
@@ -160,7 +160,7 @@ export class Live {
       } catch {
         if (this.stopped) return;
         failures++;
-        await sleep(Math.min(15000, 1000 * 2 ** (failures - 1)));
+        await sleep(backoff(failures - 1, 1000, 15000));
       }
     }
   }

@@ -1,5 +1,5 @@
 // The table: one game as a seat (token in this browser) or as a spectator, kept live.
-import { allHeld, api, forgetSeat, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
+import { allHeld, api, backoff, forgetSeat, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { Live } from "./live.js";
 import {
@@ -409,7 +409,7 @@ async function refreshLoop() {
         document.body.dataset.stale = "yes";
         if (failures >= 2) notice(`Reconnecting to the table… (${e.message})`);
         again = true;
-        await sleep(Math.min(10000, 250 * 2 ** failures));
+        await sleep(backoff(failures, 250, 10000));
       }
     }
   } finally {
@@ -725,8 +725,7 @@ async function send(action, button) {
   sending = true;
   $$("#actions .act").forEach((b) => (b.disabled = true));
   try {
-    const key = crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2);
-    const res = await apiAct(action, key);
+    const res = await apiAct(action, newKey());
     clearNotice();
     filterKey = null;
     addLog(res.events || []);
