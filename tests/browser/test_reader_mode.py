@@ -233,6 +233,8 @@ def test_a_short_game_played_in_the_text_view(
         deadline = time.monotonic() + 300
         mine = 0
         found = False
+        # the page has drawn the table: what it holds from before it opened is not said
+        page.wait_for_function("() => Number(document.body.dataset.version || 0) > 0")
         last_seen = version(page)
         while mine < MOVES:
             listed = my_turn(page, api, gid, token, deadline)

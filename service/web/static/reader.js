@@ -181,8 +181,9 @@ export class Reader {
     }
     // "Your turn" when the turn comes to this seat, and again after anyone else's move; said
     // once the log has said the moves that led to it (the stream may bring them after the view)
+    // (a turn still waiting for its moves to be said moves on to this version: said once, here)
     if (!mine) this.turnAt = null;
-    else if (!this.wasMine || this.othersMoved) this.turnAt = v;
+    else if (!this.wasMine || this.othersMoved || this.turnAt != null) this.turnAt = v;
     this.othersMoved = false;
     this.version = v;
     this.wasMine = mine;
@@ -217,10 +218,11 @@ export class Reader {
       this.heardTop = Math.max(this.heardTop ?? 0, e.version);
     }
     if (others) {
-      // the page already shows this seat's turn after these moves: it is said now; else the
-      // next draw says it
-      if (this.wasMine && this.turnAt == null && this.version != null && this.heardTop === this.version) this.turnAt = this.version;
-      else this.othersMoved = true;
+      if (this.version == null || this.heardTop > this.version) {
+        // moves the page has not drawn yet: the next draw decides whether the turn is ours
+        this.turnAt = null;
+        this.othersMoved = true;
+      } else if (this.wasMine) this.turnAt = this.version; // the page shows our turn after them
     }
     this.turnSaid();
   }

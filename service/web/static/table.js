@@ -58,6 +58,9 @@ export async function table(id) {
   ]);
   S.log = ev.events;
   renderLog();
+  // the history and the first view were read side by side: events the history holds past the
+  // version first drawn happened while the page was open, so the text view says them
+  if (S.reader && S.reader.heardTop != null) S.reader.heard(S.log.filter((e) => e.version > S.reader.heardTop && !e.note), logCtx());
   follow(S.token, logTop());
   setInterval(tick, 1000);
   otherTurns();
