@@ -3,8 +3,8 @@
 gunicorn keeps the processes (the master, forking, signals, timeouts, graceful restarts) and
 gevent the greenlets; what happens on a connection is this module's: it reads each request's
 head, checks it, builds the WSGI environ, calls the app and writes its answer.  gunicorn's
-own request parser and response writer took about 15% of an API process's CPU under moves
-(a ``py-spy`` profile, issue 16: its parser reads a line at a time through two buffers,
+own request parser and response writer took a large share of an API process's CPU under moves
+(a ``py-spy`` profile: its parser reads a line at a time through two buffers,
 builds a dozen objects a request, formats a date every response and reads its settings
 through ``Config.__getattr__``); this reads a head in one search for the blank line and
 one split, and a response is one ``send`` when it is short.
@@ -66,14 +66,14 @@ next is read; a request that waited (for Redis, for the client) costs nothing mo
 **Bookkeeping after the answer.**  The app may hand work to the server for after its
 answer is sent (``AFTER_ANSWER_KEY``: a function; its log line and metrics): the client has
 its answer sooner, and the process is still at work when the client's next request comes,
-instead of asleep (waking a sleeping process costs this machine tens of microseconds): a
-move's p50 at one client went from 0.63 to 0.52 ms, ``/healthz``'s from 0.24 to 0.18.  The
-work runs once the answer is sent or has failed, before the connection reads its next
-request.  The server takes it only while no other request of the process is in the app
+instead of asleep (waking a sleeping process costs more than the bookkeeping): a move and
+``/healthz`` are answered sooner at one client (``docs/benchmarks``).  The work runs once the
+answer is sent or has failed, before the connection reads its next request.  The server takes
+it only while no other request of the process is in the app
 (``Connection.in_app``; a stream's body is sent outside the app, so open streams do not
 count); else the app does it before answering, as before: sending answers sooner under load
-only spread the processes' wake-ups over more turns (32 clients: 7% more CPU a move and 8%
-fewer moves a second, measured).
+only spread the processes' wake-ups over more turns, which cost more CPU a move and fewer moves
+a second (measured: ``docs/benchmarks``).
 
 **What it answers.**  The status and headers the app gives, a ``Date``, and
 ``Connection: close`` when the connection ends after this answer: the client asked,
@@ -720,7 +720,10 @@ class Connection:
             status = state["status"]
             code = int(status[:3])
             length = None
-            stay = keep and self.alive() and not body.broken
+            # a body left unread past what a drain takes (a refusal before a large body) ends
+            # the connection: the answer says so, so that no client sends on it again
+            unread = not body.done and (body.chunked or body.left > DRAIN)
+            stay = keep and self.alive() and not body.broken and not unread
             fields = []
             for name, value in state["headers"]:
                 lower = name.lower()

@@ -422,7 +422,9 @@ class Hub:
                 got = done.get(at)
                 if got is None:
                     frames = self._changes(watch)
-                    data = b"" if _FROM_STORE in frames else chunk(b"".join(frames))
+                    # nothing for this watcher (a chat line of a room it may not read): no
+                    # bytes at all, since an empty chunk would end its stream
+                    data = b"" if _FROM_STORE in frames or not frames else chunk(b"".join(frames))
                     done[at] = (watch, frames, data)
                 else:
                     leader, frames, data = got
