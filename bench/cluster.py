@@ -69,15 +69,15 @@ def _client(url: str, threads: int, seconds: float, out: Any) -> None:
     out.put((sum(counts), done))
 
 
-def _cpu(r: Any) -> dict[str, float]:
+def _cpu(r: Any) -> dict[str, tuple[float, int]]:
     """Per master: CPU seconds (user + system) and EVALSHA calls so far."""
-    out = {}
+    out: dict[str, tuple[float, int]] = {}
     for node in r.get_primaries():
         conn = r.get_redis_connection(node)
         cpu = conn.info("cpu")
         stats = conn.info("commandstats").get("cmdstat_evalsha", {"calls": 0})
         out[node.name] = (cpu["used_cpu_user"] + cpu["used_cpu_sys"], stats["calls"])
-    return out  # type: ignore[return-value]
+    return out
 
 
 def measure(shards: int, processes: int, threads: int, seconds: float) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from domain import codec
 from domain import shapes as sh
-from domain.engine import Config, Event, Field
+from domain.engine import Config, Event, Field, GameRules
 from domain.errors import IllegalAction
 from domain.games import GAMES
 from domain.rng import Rng
@@ -130,11 +130,40 @@ class Counter:
         return False
 
 
-GAME = Counter()
+def _rules(c: Counter) -> GameRules[State]:
+    """The counter as the registry's value: the engine and the service take a ``GameRules``."""
+    return GameRules(
+        id=c.id,
+        name=c.name,
+        min_players=c.min_players,
+        max_players=c.max_players,
+        options=c.options,
+        actions=c.actions,
+        bots=c.bots,
+        state_type=c.state_type,
+        setup=c.setup,
+        initial=c.initial,
+        evolve=c.evolve,
+        to_act=c.to_act,
+        legal_actions=c.legal_actions,
+        decide=c.decide,
+        is_over=c.is_over,
+        result=c.result,
+        view=c.view,
+        full_view=c.full_view,
+        redact=c.redact,
+        reveals=c.reveals,
+        view_state=c.view_state,
+        event_data=c.event_data,
+        rules_version=c.rules_version,
+    )
+
+
+GAME = _rules(Counter())
 
 
 @contextmanager
-def registered() -> Iterator[Counter]:
+def registered() -> Iterator[GameRules[State]]:
     """The counter game in ``domain.games.GAMES`` of this process for the duration."""
     GAMES[ID] = GAME
     try:

@@ -105,8 +105,9 @@ class Serve(ChronicleServe):
         self.start()
         self.url = f"unix://{self.dir / 'data' / 'redis' / 'redis.sock'}"
         self.redis = redis.Redis.from_url(self.url)
-        self.chronicle = Chronicle(RedisEventStore(connect(self.url)), NoJobs())
-        self.chronicle.store.r.ping()  # its connection is in the idle count, as the bench's own
+        store = RedisEventStore(connect(self.url))
+        self.chronicle = Chronicle(store, NoJobs())
+        store.r.ping()  # its connection is in the idle count, as the bench's own
         return self
 
     def clients(self) -> int:
@@ -505,9 +506,10 @@ def push_cost(watchers: int, rounds: int = 20) -> float:
     from domain.engine import Config, Player
     from domain.games import GAMES
     from projections.records import Recorded
+    from service.memory_store import MemoryEventStore
     from service.stream import Feed, Head, Hub, Watch
 
-    hub = Hub(None, None)  # type: ignore[arg-type]
+    hub = Hub(MemoryEventStore(), None)  # the deliveries alone: no store, no Redis is read
     feed = Feed("g", Head(1, "h1", "active", (0,)))
     pairs = [gsocket.socketpair() for _ in range(watchers)]
     game, caller = GAMES["artus"], Caller("spectator")

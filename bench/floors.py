@@ -1,5 +1,5 @@
 """``python -m bench.floors [--rounds 3]``: how low a move's p50 can go at one client on a
-real `chronicle serve`, against issue 16's floor, ``GET /healthz`` (the thirteenth round).
+real `chronicle serve`, against the framework's floor, ``GET /healthz`` (issue 16).
 
 One client sends, one request at a time on a keep-alive connection (the driver of
 ``bench.moves``), each of these, 3,000 times a round, rounds alternating the order:
@@ -96,13 +96,14 @@ def main(argv: list[str] | None = None) -> int:
                     p50 = one_client(serve, kind, args.requests)
                 got[kind].append(p50)
                 print(f"  round {r + 1} {kind:>24}: {p50:.3f} ms", file=sys.stderr)
-    p50 = {k: statistics.median(v) for k, v in got.items()}
+    medians = {k: statistics.median(v) for k, v in got.items()}
     print(f"one client, p50 ms (medians of {args.rounds} rounds of {args.requests})")
     for kind in KINDS:
-        print(f"{kind:>24}  {p50[kind]:.3f}  {p50[kind] / p50['/healthz']:.2f}x /healthz")
-    own = p50["move"] - p50[PROBE]
+        ratio = medians[kind] / medians["/healthz"]
+        print(f"{kind:>24}  {medians[kind]:.3f}  {ratio:.2f}x /healthz")
+    own = medians["move"] - medians[PROBE]
     print(f"the move's own work over one round trip: {own:.3f} ms; for 1.5x /healthz it would "
-          f"have to be {1.5 * p50['/healthz'] - p50[PROBE]:.3f} ms")  # fmt: skip
+          f"have to be {1.5 * medians['/healthz'] - medians[PROBE]:.3f} ms")  # fmt: skip
     return 0
 
 

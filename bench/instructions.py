@@ -1,10 +1,10 @@
 """``python -m bench.instructions [--against REV] [--moves 1000] [--limits]``: the instructions
 a move costs in the API process, counted by valgrind, not timed (issue 16).
 
-On this shared VM a timed figure of one tree moves by 10-40% between runs (the API's CPU per
-move in process went from 0.74 to 1.19 ms within an hour, nothing changed), so a gain of a
-few per cent cannot be seen in ``bench.moves``'s pairs.  The instructions a process executes
-can be counted, and the count of one tree moves by well under 1% between runs.
+On a shared VM a timed figure of one tree moves between runs by far more than a small gain
+(the API's CPU per move in process can change within an hour with nothing changed), so such a
+gain cannot be seen in ``bench.moves``'s pairs.  The instructions a process executes can be
+counted, and the count of one tree hardly moves between runs.
 
 What is counted: the app in process, as ``bench.move_profile`` runs it (the Flask app called
 as WSGI with the environment gunicorn's processes have, on an embedded Redis of its own,
@@ -21,13 +21,13 @@ parser, the answer's writing and gevent's loop are in the count, and so is the c
 greenlet, whose code is the same for every tree (gunicorn's own process code is not).
 
 ``--against REV`` counts ``git archive REV`` of this repository too (its ``bench.move_profile``
-runs the moves: any tree since issue 16's first round has it; ``--served`` needs
+runs the moves: any tree since the move's path was first profiled has it; ``--served`` needs
 ``service.http1``, from ``01e0bfd`` on).  "This tree" is counted from a copy of the checkout's
 files in a fresh folder, as the other tree is, and both are compiled first.  Even so two trees
-of the same code differ by up to 2% (the eleventh round measured the same commit as 1.49-1.51
-M in its archive and 1.52-1.55 M as the work tree, in place or copied; the cause was not
-found): a difference under about 2% between two trees is not resolved by this count.
-Counted in place, as the rounds before did, the offset was up to 3%.
+of the same code differ a little (the same commit counted in its archive and as the work
+tree, in place or copied; the cause was not found), so a difference that small between two
+trees is not resolved by this count (the figures: ``docs/benchmarks``).  Counted in place the
+offset was larger.
 """
 
 from __future__ import annotations

@@ -191,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         with open(path, encoding="utf-8") as f:
             for text in f:
                 rec = json.loads(text)
-                results.setdefault(tuple(rec["key"]), []).append(rec["out"])  # type: ignore[arg-type]
+                results.setdefault(tuple(rec["key"]), []).append(rec["out"])
     if not args.report:
         keys: list[Key] = []
         for gid in args.game or list(GAMES):

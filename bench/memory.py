@@ -11,7 +11,7 @@ import redis
 from bench.report import Row, ratio_row
 from bench.scripts import all_games, scripts
 from bench.servers import Servers
-from projections.records import full
+from projections.records import Recorded, full
 from projections.views import SEAT, Caller
 from service.redis_store import keys
 
@@ -27,8 +27,8 @@ def usage(r: redis.Redis, gid: str) -> dict[str, int]:
     return out
 
 
-def json_bytes(rec: object) -> int:
-    return len(json.dumps(full(rec), separators=(",", ":"), ensure_ascii=False).encode())  # type: ignore[arg-type]
+def json_bytes(rec: Recorded) -> int:
+    return len(json.dumps(full(rec), separators=(",", ":"), ensure_ascii=False).encode())
 
 
 def rows(env: Servers, games: int) -> list[Row]:

@@ -15,7 +15,7 @@ condition and client count:
 - the driver's own CPU (this process: one selector loop) as a share of all the CPU used;
 - then the framework's floor at each client count: ``GET /healthz`` alone from as many
   connections (its p50 and server CPU a request), and the move's p50 over the floor's p50
-  (issue 16's target: at most 1.5x; it was 2.8x at one client when the issue was filed).
+  (issue 16's target: at most 1.5x).
 
 ``--clocked``: every game is created with a turn time (``CLOCK``), so every turn that begins
 sets a deadline (``service.clocks``); none passes during the figure.
@@ -80,7 +80,7 @@ def source_tree(rev: str, into: Path) -> Path:
 def work_tree(into: Path) -> Path:
     """This checkout's files as they are now (tracked and new, not ignored), copied into
     ``into``: "this tree" measured from a fresh folder, as ``source_tree`` gives the other
-    one (``bench.instructions``: counted in place, the same code cost up to 3% more)."""
+    one (``bench.instructions``: counted in place, the same code cost more)."""
     names = subprocess.run(
         ["git", "-C", str(ROOT), "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         check=True,

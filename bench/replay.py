@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
+from functools import partial
+from typing import Any
 
 from bench.report import Row, ratio_row
 from bench.scripts import all_games, scripts
+from domain.engine import Game, Match
 from domain.simulate import Step
 from projections.fold import fold
 from projections.records import Recorded
@@ -29,6 +32,14 @@ def records(script_steps: list[Step]) -> list[Recorded]:
 def data_json(rec: Recorded) -> str:
     """The event's data as compact JSON (what an export or an API response carries)."""
     return json.dumps(rec.data, separators=(",", ":"), ensure_ascii=False)
+
+
+def decode_all(stored: list[str]) -> list[Any]:
+    return [json.loads(d) for d in stored]
+
+
+def fold_all(game: Game, logs: list[list[Recorded]]) -> list[Match]:
+    return [fold(game, log) for log in logs]
 
 
 def best_rates(events: int, runs: dict[str, Callable[[], object]]) -> dict[str, float]:
@@ -52,8 +63,8 @@ def rows(games: int) -> list[Row]:
         rates = best_rates(
             events,
             {
-                "json": lambda stored=stored: [json.loads(d) for d in stored],
-                "fold": lambda g=game, logs=logs: [fold(g, log) for log in logs],
+                "json": partial(decode_all, stored),
+                "fold": partial(fold_all, game, logs),
             },
         )
         note = f"{events:,} events of {len(logs)} finished games, best of {REPEATS}"

@@ -24,7 +24,7 @@ from service.redis_store import INDEX, LIVE, LIVE_FILLED, RedisEventStore
 ROOT = Path(__file__).resolve().parent.parent
 ADMIN_TOKEN = "bench-admin-token"
 # The benchmark drives hundreds of games a second from one address: rate limits off (they
-# cost a Redis round trip per limit and request; see the README).
+# cost a Redis round trip per limit and request; see docs/benchmarks.md).
 NO_LIMITS = {
     "CHRONICLE_RATE_LIMIT": "off",
     "CHRONICLE_RATE_LIMIT_ADDRESS": "off",
@@ -39,6 +39,7 @@ class Servers:
         self.dir = Path(self.tmp.name)
         self.redis = RedisServer(self.dir / "redis", port=free_port(), persistent=False)
         self.procs: list[subprocess.Popen[bytes]] = []
+        self.names: dict[int, str] = {}  # pid -> the module it runs, for the error at start
         self.url = ""
         self.api = ""
         self.api_processes = os.cpu_count() or 2  # as `chronicle serve`: one per core
@@ -83,6 +84,7 @@ class Servers:
         with open(self.dir / log, "wb") as out:
             proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
         self.procs.append(proc)
+        self.names[proc.pid] = args[2]
 
     def _wait_ready(self, timeout: float = 30.0) -> None:
         from bench.client import Http
@@ -93,7 +95,7 @@ class Servers:
         while not (api_up and workers_up):
             for proc in self.procs:
                 if proc.poll() is not None:
-                    raise RuntimeError(f"{proc.args[2]} exited at start")
+                    raise RuntimeError(f"{self.names[proc.pid]} exited at start")
             if time.monotonic() > deadline:
                 raise RuntimeError(f"API or worker not ready after {timeout}s")
             if not api_up:
@@ -129,5 +131,6 @@ class Servers:
                 proc.kill()
                 proc.wait()
         self.procs.clear()
+        self.names.clear()
         self.redis.stop()
         self.tmp.cleanup()

@@ -22,7 +22,7 @@ from projections.records import CREATE, FINISH
 from service.chronicle import Chronicle, now_ms
 from service.commands import chained, new_meta, progress
 from service.meta import GameMeta, Progress
-from service.redis_store import append_args
+from service.redis_store import RedisEventStore, append_args
 
 Batch = tuple[int, str, list[Any], GameMeta | Progress, tuple[int, str] | None]
 
@@ -64,13 +64,15 @@ def encoded(pool: Sequence[Script]) -> list[list[list[Any]]]:
 def raw_rate(ch: Chronicle, pool: Sequence[Script], seconds: float) -> float:
     """Appends per second of the Lua script alone from one Python client: arguments encoded
     ahead of time, one game after another (the same round trips the service makes)."""
+    store = ch.store
+    assert isinstance(store, RedisEventStore)  # the script is the Redis store's
     prebuilt = encoded(pool)
     count, start = 0, time.perf_counter()
     end = start + seconds
     for game_args in itertools.cycle(prebuilt):
         gid = "raw" + secrets.token_hex(8)
         for args in game_args:
-            ch.store.append_encoded(gid, "", args)
+            store.append_encoded(gid, "", args)
         count += len(game_args)
         if time.perf_counter() >= end:
             return count / (time.perf_counter() - start)
@@ -78,7 +80,7 @@ def raw_rate(ch: Chronicle, pool: Sequence[Script], seconds: float) -> float:
 
 
 def http_rate(
-    ch: Chronicle, api: str, pool: Sequence[Script], threads: int, seconds: float
+    ch: Chronicle, api: str, pool: list[Script], threads: int, seconds: float
 ) -> tuple[float, int]:
     """Accepted POSTs per second over ``seconds``; games are created before the clock starts.
     Each client opens a connection per game: a keep-alive connection stays with the gunicorn

@@ -18,6 +18,11 @@ class Seat(TypedDict):
     token: NotRequired[str]  # a human seat's token, in the creation response only
 
 
+class Invitation(TypedDict):
+    seat: int
+    code: str
+
+
 class Created(TypedDict):
     id: str
     game: str
@@ -26,6 +31,7 @@ class Created(TypedDict):
     seats: list[Seat]
     host_token: str
     seed_commitment: str
+    invitations: NotRequired[list[Invitation]]  # one per open seat
 
 
 class Result(TypedDict):
@@ -48,6 +54,8 @@ class Summary(TypedDict):
     seed_chosen: bool  # the creator chose the seed (or imported the log): they may know the deal
     created_at: str
     updated_at: str
+    turn_time: NotRequired[str]  # an ISO 8601 duration, at a clocked table
+    deadlines: NotRequired[dict[str, str]]  # seat -> ISO time, at a clocked table
 
 
 class View(TypedDict):
@@ -59,6 +67,7 @@ class View(TypedDict):
     to_act: list[int]
     state: dict[str, Any]
     result: NotRequired[Result]
+    deadlines: NotRequired[dict[str, str]]  # seat -> ISO time, at a clocked table
 
 
 class Actions(TypedDict):

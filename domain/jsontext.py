@@ -1,8 +1,8 @@
 """JSON text from encoders built once: what a move's path uses instead of ``json.dumps``.
 
 ``json.dumps`` with any keyword argument builds a ``JSONEncoder`` and then a C encoder on every
-call: about 2 µs before the first byte, for documents that take well under 1 µs to write.  A
-move writes nine such documents (its events' copy, the chain's canonical record, the stored
+call, which costs more than writing the small documents a move writes.  A move writes nine such
+documents (its events' copy, the chain's canonical record, the stored
 event, four fields of the meta, the answer, the log line).  These are the same C encoders,
 built once, and the text is what ``json.dumps`` gives with the same options, byte for byte
 (``tests/domain/test_jsontext.py`` checks it on generated documents).
@@ -12,18 +12,18 @@ here Python's recursion limit raises ``RecursionError``).  Nothing encoded here 
 cycle: these are documents made of the events' data and the service's own dicts and lists.
 Pure: no I/O, no state but the encoders.
 
-**orjson** writes the texts whose bytes nothing hashes (a stored event's body, the JSON an
-event's data is normalised through, the meta's fields, an answer, a log line): 6-8 times
-faster than the C encoder on a move's small documents, about 25 µs of a move's CPU (issue
-16).  Its text is the C encoder's with the same options (``tests/domain/test_jsontext.py``
-checks it on generated documents) but for two things: a float's exponent has no padding
-(``1e-7``, not ``1e-07``: the same number), and ``NaN`` and the infinities, which are not
-JSON, are written ``null`` (``json`` wrote ``NaN``).  orjson writes UTF-8, so an answer or a
-log line, ASCII as before, is orjson's text only where that is ASCII, else the C encoder's.
-What orjson refuses (an int beyond 64 bits, a key that is not a string, a subclass of a JSON
-type) goes to the C encoder, which writes it, or refuses it, as before.  The chain's
-canonical text stays the C encoder's (``canonical``): a stored event's hash is of that text,
-byte for byte, for ever.
+**orjson** writes the texts whose bytes nothing hashes (a stored event's body, the JSON an event's
+data is normalised through, the meta's fields, an answer, a log line): it is faster than the C
+encoder on a move's small documents, which are a visible share of a move's CPU (the figures:
+``docs/benchmarks``).  Its text is the C encoder's with the same options
+(``tests/domain/test_jsontext.py`` checks it on generated documents) but for two things: a float's
+exponent has no padding (``1e-7``, not ``1e-07``: the same number), and ``NaN`` and the infinities,
+which are not JSON, are written ``null`` (``json`` wrote ``NaN``).  orjson writes UTF-8, so an
+answer or a log line, ASCII as before, is orjson's text only where that is ASCII, else the C
+encoder's.  What orjson refuses (an int beyond 64 bits, a key that is not a string, a subclass of a
+JSON type) goes to the C encoder, which writes it, or refuses it, as before.  The chain's canonical
+text stays the C encoder's (``canonical``): a stored event's hash is of that text, byte for byte,
+for ever.
 """
 
 from __future__ import annotations

@@ -17,8 +17,23 @@ if [ ! -f "$stamp" ]; then
   .venv/bin/python -m pip install --quiet --no-deps -e .
   rm -f .venv/.installed-* && touch "$stamp"
 fi
+# The docs site (mkdocs.yml: docs/ -> site/, git-ignored), which `chronicle serve` serves at
+# /docs/: rebuilt when mkdocs.yml or a file under docs/ changed since the last build.  A page
+# that fails the strict build is reported here and fails the tests (tests/e2e/test_docs_site.py),
+# but does not stop a serve.
+site=site/.built-$( (cat mkdocs.yml; find docs -type f -print0 | sort -z | xargs -0 sha256sum) \
+  | sha256sum | cut -c1-16)
+if [ ! -f "$site" ]; then
+  rm -f site/.built-*  # mkdocs' clean keeps dotfiles: an older stamp must not match again
+  if NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet; then
+    touch "$site"
+  else
+    echo "note: the docs site did not build (.venv/bin/mkdocs build --strict says why);" \
+      "/docs/ will say it is not built" >&2
+  fi
+fi
 # The browser tests drive Debian's chromium through Playwright (never a downloaded browser);
-# the README's walk-through (run by a test) uses curl and jq; the proxy test runs nginx with
+# the docs' curl walk-through (run by a test) uses curl and jq; the proxy test runs nginx with
 # docker/nginx.conf as its own process (the package's system service is not started here).
 missing=""
 [ -x /usr/bin/chromium ] || missing="$missing chromium"

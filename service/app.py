@@ -40,6 +40,7 @@ from service.http import (
     middleware,
     move_path,
     openapi,
+    site,
     stream,
     text,
     undo,
@@ -87,9 +88,9 @@ class ChronicleFlask(Flask):
     """Flask, with ``ensure_sync`` deciding once per function, and ``JSONOnce``.
 
     Flask asks ``inspect.iscoroutinefunction`` of every hook and view on every request (about
-    a dozen calls a request here, 5% of a move's CPU); none of ours is async, and whether a
-    function is async does not change, so the answer is kept per function (a bound method by
-    its function: views are bound to a new instance per request)."""
+    a dozen calls a request here, a visible share of a move's CPU); none of ours is async, and
+    whether a function is async does not change, so the answer is kept per function (a bound
+    method by its function: views are bound to a new instance per request)."""
 
     json_provider_class = JSONOnce
 
@@ -209,6 +210,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     openapi.creation_rules(api)
     app.register_blueprint(pages)  # the browser client (service/web)
     app.register_blueprint(docs.blueprint())
+    app.register_blueprint(site.blueprint())  # the docs site at /docs/, when built
     compression.install(app)  # the last of the after-request hooks to run
     errors.install(app)
     middleware.install(app)  # the request id; the content type (headers only)

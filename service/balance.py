@@ -4,8 +4,8 @@ that holds fewer (``BalancedServer``).
 gunicorn's processes share one listening socket and each takes whatever connection it wakes
 to first.  A kept-alive connection stays with the process that took it for its whole life, so
 when 32 clients connect at once one process could end up serving most of them while the other
-core idled (issue 16 measured one process doing 52-100% of the work).  Here every API process
-publishes how many connections it holds in a table shared by all of them (``Slots``: an
+core idled (measured: one process did most of the work, at times all of it).  Here every API
+process publishes how many connections it holds in a table shared by all of them (``Slots``: an
 anonymous shared mapping made by gunicorn's master before it forks them), and a process whose
 count is above the least of its live siblings' (by more than ``SLACK``) does not accept for a
 moment (``RECHECK``), so that the sibling does.  A sibling that does not take the connection

@@ -17,10 +17,10 @@ deadline that is overdue and not queued (a lost schedule: the index unreachable 
 a worker that took a check and died before queueing it).
 
 Why an index of our own and not RQ's ``enqueue_at``: RQ builds a job (its object, its
-serialized call, its hash of some twenty fields) for every turn of every clocked game, about
-0.3 ms of an API process's CPU, as much as the rest of the move (issue 16); almost every
-deadline is met and its job was never needed.  Here a turn costs one entry of the index, and
-only a deadline that passes becomes a job.
+serialized call, its hash of some twenty fields) for every turn of every clocked game, which
+cost an API process about as much CPU as the rest of the move; almost every deadline is met and
+its job was never needed.  Here a turn costs one entry of the index, and only a deadline that
+passes becomes a job.
 
 ``CHRONICLE_MIN_TURN_TIME``: an operator's minimum ``turn_time`` (ISO 8601; default ``PT1S``).
 """

@@ -61,7 +61,7 @@ class QuickCheckParser(_HiredisParser):
     Before every command redis-py asks whether the connection it takes has unread data (a
     reply left over from an interrupted command, or a closed socket) with ``select.poll`` and a
     timeout of 0.  Under gevent that poll is gevent's: watchers on the hub, a timeout, a
-    switch, about 5% of a move's CPU in the API process (a ``py-spy`` profile, issue 16).  A
+    switch, a visible share of a move's CPU in the API process (a ``py-spy`` profile).  A
     zero-timeout poll never blocks, so the system's own answers the same question in one
     system call.  Only "nothing to read" is decided here; anything else (data buffered, a
     readable socket: a reply or a closed connection, a TLS socket's own buffer, a real
@@ -69,12 +69,12 @@ class QuickCheckParser(_HiredisParser):
 
     gevent's poll also gave the other greenlets a turn before each command, and that turn
     is what kept a loaded process fair: without it, the connections whose next request
-    arrives first are served again and again (at 32 clients the move p99 went from 57 to
-    170 ms).  So under gevent the check still yields for one turn of the event loop, the
+    arrives first are served again and again (the move p99 at many clients grew several
+    times over).  So under gevent the check still yields for one turn of the event loop, the
     socket polling of that turn included (``gevent.sleep`` of a microsecond: a timer, not
     three watchers and a timeout).  ``sleep(0)`` would only let the greenlets already
-    runnable go first, not the requests that have arrived since: p99 13 -> 25 ms at 8
-    clients, where this turn keeps it at 14-16 (``python -m bench.moves``, same run)."""
+    runnable go first, not the requests that have arrived since, and the p99 grew again
+    where this turn keeps it (``python -m bench.moves``; the figures: ``docs/benchmarks``)."""
 
     _poll: Callable[[], Any] | None = None
     _yield: Callable[[], Any] | None = None
@@ -113,8 +113,8 @@ class QuietPool(redis.BlockingConnectionPool):
     redis-py 8 reports each take and return of a connection to its observability recorder
     (four counter calls, a wait time, a pool name built each time) and wraps ``get_connection``
     in a deprecation check of its arguments.  With observability off, which it is here, each
-    report still asks for the recorder again: together about a third of the pool's cost, on
-    every Redis command (counted by ``bench.instructions``, issue 16).  This pool takes and
+    report still asks for the recorder again: together a good part of the pool's cost, on
+    every Redis command (counted by ``bench.instructions``).  This pool takes and
     returns a connection as redis-py's does, in the same order of steps (the fork check, the
     LIFO queue with its timeout, a new connection for a free slot, ``connect``, the unread-data
     check that ``QuickCheckParser`` answers, the reconnect once, the release on failure;
@@ -195,8 +195,8 @@ class LeanScript:
 
     redis-py's call of a script goes through seven layers (``Script.__call__``, ``evalsha``,
     ``execute_command``, a retry object with two closures, the observability recorder that is
-    off, the packer's argument copy, the response callbacks): 74 µs of CPU for an
-    ``EVALSHA`` that costs 19 µs on a raw socket (issue 16), and a move makes one such call
+    off, the packer's argument copy, the response callbacks): several times the CPU that the
+    same ``EVALSHA`` costs on a raw socket, and a move makes one such call
     (two with rate limits on).  This one packs the command with hiredis (as redis-py's packer
     does), takes a connection from the ``QuietPool``, sends it, reads the reply with redis-py's
     own connection (its health check, its parser, its errors) and gives the connection back.
@@ -259,8 +259,8 @@ class ClusterScript:
 
     redis-py's cluster client sends each script call on a connection of its own, taken from
     the node's pool and given back, through its retry and redirection machinery: under the
-    move bench a move cost the API processes 0.50-0.55 ms of CPU on a cluster against
-    0.31-0.35 on a single Redis (issue 16).  Here the slot's master is looked up in the
+    move bench a move cost the API processes much more CPU on a cluster than on a single
+    Redis.  Here the slot's master is looked up in the
     client's own slot map (the one redis-py keeps up to date) and the packed ``EVALSHA`` goes
     to that node's ``AutoPipeline`` (``service.pipelining``), with every other greenlet's
     call to the same node.

@@ -292,8 +292,8 @@ def log_info(logger: logging.Logger, message: str, fields: dict[str, Any]) -> No
 
     A request's log line went through ``Logger._log``: a ``LogRecord`` of some thirty
     attributes, the filters and handlers of each logger up to the root, the handler's lock,
-    the formatter: about 4% of an API process's CPU under moves (a ``py-spy`` profile, issue
-    16), for one line.  Where the line can only end in one place (no logger on the way has a
+    the formatter: a visible share of an API process's CPU under moves (a ``py-spy``
+    profile), for one line.  Where the line can only end in one place (no logger on the way has a
     handler or a filter, the root has exactly ``configure_logging``'s ``StreamHandler`` and
     ``JsonFormatter``, no filter, the default record factory) it is formatted here and
     written through that handler, under its lock, as its ``emit`` writes it.  Anything else

@@ -2,8 +2,8 @@
 
 Under gevent each move's Lua call used to take a connection from the pool, check it for
 unread data (a ``poll``), ``send`` the command, wait for its socket and read the reply: two
-system calls and a wake-up of Redis for every call, about a sixth of a move's CPU in the API
-process (a ``py-spy`` profile, issue 16).  Here the calls made while a batch is on its way
+system calls and a wake-up of Redis for every call, a good part of a move's CPU in the API
+process (a ``py-spy`` profile).  Here the calls made while a batch is on its way
 wait in a queue, and one writer greenlet sends them as one write on one connection and reads
 their replies in order, as a Redis pipeline does (what ioredis calls auto-pipelining),
 between greenlets.  Redis runs each script whole and alone, as before; one connection keeps

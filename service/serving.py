@@ -7,7 +7,7 @@ and everyone else waited (issue 10).  Under gevent a waiting connection is a gre
 KB), the stdlib is patched at the start of each worker process (before the app is imported:
 gunicorn's ``GeventWorker.patch``, run first in ``init_process``), so redis-py, the locks and
 conditions of ``service.stream`` and the sockets all yield instead of blocking.  The figures
-that decided it are in the README (``python -m bench.edge``).
+that decided it are on the Benchmarks page (``docs/benchmarks.md``, ``python -m bench.edge``).
 
 What this class changes in gunicorn's worker:
 
@@ -95,8 +95,8 @@ class Worker(GeventWorker):
 
     def handle(self, listener: Any, client: Any, addr: Any) -> None:
         """A connection, served by ``service.http1``: gunicorn's own parser and response
-        writer were about 15% of the process's CPU under moves; with this, ``/healthz``
-        costs a third less server CPU and a move 11-18% less (README, issue 16)."""
+        writer were a large share of the process's CPU under moves; with this, ``/healthz``
+        and a move cost less server CPU (the figures: ``docs/benchmarks``)."""
         if self.balance is not None:
             self.balance.opened()
         try:

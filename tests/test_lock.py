@@ -12,12 +12,12 @@ import tomllib
 import venv
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
-from packaging.markers import default_environment
 from packaging.requirements import Requirement
-from packaging.utils import canonicalize_name
+from packaging.utils import NormalizedName, canonicalize_name
 
 from service.redis_server import free_port
 from tests.conftest import ROOT
@@ -27,9 +27,9 @@ LOCK = ROOT / "requirements.lock"
 TEST_LOCK = ROOT / "requirements-test.lock"  # what scripts/setup.sh installs (CI, developers)
 
 
-def pins(lock: Path = LOCK) -> dict[str, tuple[str, list[str]]]:
+def pins(lock: Path = LOCK) -> dict[NormalizedName, tuple[str, list[str]]]:
     """name -> (version, hashes) of the lock."""
-    out: dict[str, tuple[str, list[str]]] = {}
+    out: dict[NormalizedName, tuple[str, list[str]]] = {}
     text = lock.read_text()
     for block in re.split(r"\n(?=[A-Za-z0-9])", text):
         m = re.match(r"([A-Za-z0-9._-]+)==([^\s\\;]+)", block)
@@ -41,7 +41,7 @@ def pins(lock: Path = LOCK) -> dict[str, tuple[str, list[str]]]:
     return out
 
 
-def project() -> dict:  # type: ignore[type-arg]
+def project() -> dict[str, Any]:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
 
 
@@ -85,7 +85,6 @@ def test_the_lock_is_closed_under_dependencies() -> None:
     """Every dependency of a locked package is locked too (read from the installed metadata of
     the same versions; pip's --require-hashes would refuse an install otherwise)."""
     locked = pins()
-    env = default_environment()
     for name, (version, _) in locked.items():
         try:
             dist = metadata.distribution(name)
@@ -95,7 +94,8 @@ def test_the_lock_is_closed_under_dependencies() -> None:
             continue
         for spec in dist.requires or []:
             req = Requirement(spec)
-            if req.marker and not req.marker.evaluate({**env, "extra": ""}):
+            # evaluate() fills in this interpreter's environment (default_environment)
+            if req.marker and not req.marker.evaluate({"extra": ""}):
                 continue
             assert canonicalize_name(req.name) in locked, f"{name} needs {req.name}"
 

@@ -216,9 +216,9 @@ def job_modules() -> list[str]:
 def warm() -> None:
     """Import the jobs' modules before the first job.  RQ imports a job's function when it
     runs it; ``workers.jobs`` brings the whole service (the app's modules, Flask, the
-    schemas): about 0.2 s of CPU on an idle core, 0.5 s under load, which the first bot turn,
-    score or clock check after every start of a worker paid (and ``bench.moves`` counted
-    against the moves of its first figure: issue 16)."""
+    schemas), a noticeable wait which the first bot turn, score or clock check after every
+    start of a worker paid (and ``bench.moves`` counted against the moves of its first
+    figure)."""
     for name in job_modules():
         importlib.import_module(name)
 
@@ -274,7 +274,7 @@ class Worker(SimpleWorker):
 
     RQ's worker beats (a field of its hash and two expiries) several times a job, and where the
     beat is not part of one of its pipelines it sends the three commands one by one: three
-    round trips, about a sixth of the worker's CPU for a scoring job (issue 16).  Here such a
+    round trips, a good part of the worker's CPU for a scoring job.  Here such a
     beat sends the same commands in one pipeline (not a transaction, as RQ's own beats in its
     pipelines are not either)."""
 

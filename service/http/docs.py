@@ -4,10 +4,11 @@
   package: the docs page (``/api/v1/docs``, flask-smorest's) loads nothing from a CDN, so it
   works on a machine without internet access and cannot change under us with an unpinned CDN.
 - **The project's pages** (``docs/`` in the repository: the HTTP contract, the games' rules
-  for players and the developers' rules digests, indexed by ``docs/README.md``) are served as
-  HTML at ``/api/v1/docs/<page>`` and as Markdown at ``/api/v1/docs/<page>.md``.  The set of
-  pages is the Markdown files found under the docs folder when the app is built: a request names
-  one of them or gets 404, so no path from a request ever reaches the file system.
+  for players, the developers' rules digests and the guides of every section, indexed by
+  ``docs/README.md``) are served as HTML at ``/api/v1/docs/<page>`` and as Markdown at
+  ``/api/v1/docs/<page>.md``.  The set of pages is the Markdown files found under the docs
+  folder when the app is built: a request names one of them or gets 404, so no path from a
+  request ever reaches the file system.
 - **Languages.** A page may come in several languages, one file each beside the others:
   ``rules/artus.en.md`` (English), later ``rules/artus.ja.md`` and ``rules/artus.zh-TW.md``.
   ``?lang=`` picks one; a language the page does not have yet, or none, gets English, and
@@ -20,6 +21,9 @@ Each page and file is read (and a page rendered) on its first request only, then
 memory with an ``ETag`` (``compression.Built``): a flood of requests for a page costs what
 small answers cost, and a client that has it gets 304.  A page changed on disk is served
 once the process restarts.
+
+The same pages built into a site, with navigation and search, are served at ``/docs/`` by
+``service.http.site`` when the site is built; these one-page answers need no build.
 
 The docs folder is ``CHRONICLE_DOCS_DIR`` if set (the Docker image copies ``docs/`` there), else
 the copy a wheel ships as package data (``service/docs/``, put there by ``setup.py``'s build

@@ -74,11 +74,10 @@ Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 def current_request() -> Request:
     """The request being served, read from Flask's context variable: each use of
-    ``flask.request`` (or ``g``) is a lookup through werkzeug's ``LocalProxy``, about a
-    microsecond, and a move's hooks and view made three dozen of them (issue 16); resolving
-    the proxy once still costs that, and the hooks and view each need the request.  The
-    variable is the one the proxy reads (``flask.globals._cv_request``, Flask 3); outside a
-    request it raises ``LookupError``."""
+    ``flask.request`` (or ``g``) is a lookup through werkzeug's ``LocalProxy``, and a move's
+    hooks and view made three dozen of them; resolving the proxy once still costs one lookup,
+    and the hooks and view each need the request.  The variable is the one the proxy reads
+    (``flask.globals._cv_request``, Flask 3); outside a request it raises ``LookupError``."""
     return _request_ctx.get().request
 
 

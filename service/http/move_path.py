@@ -3,7 +3,7 @@ cycle, in front of it, for the bodies and headers a client's move has (issue 16)
 
 A move is what the service serves most, and Flask's cycle around it (a request context, a
 ``Request`` and a ``Response`` object, URL matching, six before- and two after-request hooks
-called through Flask's machinery) cost about a third of a move's CPU in the API process,
+called through Flask's machinery) cost a large share of a move's CPU in the API process,
 the rules, the hash chain, the redaction and the Redis round trip included.  This path does
 the same work with the same functions, without the cycle:
 

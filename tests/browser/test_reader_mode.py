@@ -16,15 +16,19 @@ accessibility tree only, in Chromium, never touching the board.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
 
+from chronicle_client.types import Actions
 from tests.browser.axe import serious, violations
 from tests.browser.conftest import Console
 from tests.support.client import Client
@@ -63,12 +67,30 @@ def said(page: Any) -> Any:
 
 
 def said_at(page: Any, v: int) -> str:
-    """The live region's words for the event of version ``v`` ("" if it said nothing)."""
-    line = said(page).locator(f"li[data-version='{v}'][data-kind='event']")
-    return line.first.inner_text() if line.count() else ""
+    """The live region's words for the event of version ``v`` ("" if it said nothing within
+    a few seconds: the API may tell the test of an event a moment before the page hears it)."""
+    line = said(page).locator(f"li[data-version='{v}'][data-kind='event']").first
+    try:
+        line.wait_for(timeout=5_000)
+    except PlaywrightTimeout:
+        return ""
+    return str(line.inner_text())
 
 
-def my_turn(page: Any, api: Client, gid: str, token: str, deadline: float) -> dict[str, Any] | None:
+def turn_said_since(page: Any, v: int) -> Any:
+    """The live region's last "Your turn" line, once it is one said at version ``v`` or later
+    (within a few seconds: the page says it when it has drawn the version the event made)."""
+    with contextlib.suppress(PlaywrightTimeout):  # the assertions then say what the page said
+        page.wait_for_function(
+            "(v) => { const all = document.querySelectorAll(\"#reader-said li[data-kind='turn']\");"
+            " const t = all[all.length - 1]; return !!t && Number(t.dataset.version) >= v; }",
+            arg=v,
+            timeout=5_000,
+        )
+    return said(page).locator("li[data-kind='turn']").last
+
+
+def my_turn(page: Any, api: Client, gid: str, token: str, deadline: float) -> Actions | None:
     """Wait until the seat may act and the page shows that version; the API's legal moves, or
     None once the game is over."""
     while time.monotonic() < deadline:
@@ -114,7 +136,7 @@ def aria_list(items: list[str]) -> str:
     return "\n".join(lines)
 
 
-def check_state(page: Any, game: str, view: dict[str, Any], names: dict[int, str]) -> None:
+def check_state(page: Any, game: str, view: Mapping[str, Any], names: dict[int, str]) -> None:
     """The structured text holds the seat's hand and everyone's scores as the view says."""
     s = view["state"]
     if game == "artus":
@@ -250,7 +272,7 @@ def test_a_short_game_played_in_the_text_view(
                     assert not ID_LIKE.search(words), words
             bot = [e for e in events if e.get("seat") == 1]
             if bot and mine:  # then the turn came back: said too
-                turn = said(page).locator("li[data-kind='turn']").last
+                turn = turn_said_since(page, bot[-1]["version"])
                 expect(turn).to_have_text(re.compile(r"^Your turn: \d+ legal moves?\.$"))
                 assert int(turn.get_attribute("data-version") or 0) >= bot[-1]["version"]
             check_state(page, game, api.view(gid, token), names)
@@ -392,14 +414,14 @@ def test_the_toggle_the_skip_link_and_another_seats_undo(
                 )
                 heard_undo = True
             else:
-                listed = my_turn(page, api, gid, alice, deadline)
-                assert listed is not None
+                alices = my_turn(page, api, gid, alice, deadline)
+                assert alices is not None
                 button = moves_region(page).get_by_role("button").first
                 time.sleep(PACE)
                 button.focus()
                 page.keyboard.press("Enter")
                 page.wait_for_function(
-                    f"() => Number(document.body.dataset.version || 0) > {listed['version']}"
+                    f"() => Number(document.body.dataset.version || 0) > {alices['version']}"
                 )
         assert heard_move
         expect(said(page)).to_match_aria_snapshot(

@@ -30,7 +30,9 @@ from typing import Any
 from unittest import mock
 
 import pytest
+from playwright.sync_api import Response
 
+from chronicle_client.types import Event
 from service.app import create_app
 from service.http import limits
 from tests.browser.conftest import Console
@@ -108,7 +110,7 @@ def ms(iso: str) -> float:
     return datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000
 
 
-def staleness(page: Any, events: list[dict[str, Any]], me: int) -> list[tuple[int, float]]:
+def staleness(page: Any, events: list[Event], me: int) -> list[tuple[int, float]]:
     """For each event this seat did not make after the page opened: (version, ms from its
     append until the page first showed it or a later version)."""
     drawn = {int(v): t for v, t in page.evaluate("() => window.__drawnAt || {}").items()}
@@ -305,7 +307,12 @@ def test_leave_then_watch_and_the_host_starts(
         confirm(bobs, "#leave", "no")  # cancelled: nothing happens
         assert bobs.evaluate(VERSION_JS) == v0 and bobs.is_visible("#leave")
         unauthorised: list[str] = []
-        bobs.on("response", lambda r: r.status == 401 and unauthorised.append(r.url))
+
+        def note_401(r: Response) -> None:
+            if r.status == 401:
+                unauthorised.append(r.url)
+
+        bobs.on("response", note_401)
         confirm(bobs, "#leave", "yes")
         says(bobs, "#turn", "watching")
         assert bobs.is_hidden("#leave")

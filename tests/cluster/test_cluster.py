@@ -14,6 +14,8 @@ from domain.games import GAMES
 from service.app import create_app
 from service.config import Settings
 from service.connections import connect
+from service.http.edge import EdgeLimits
+from service.http.move_path import MovePath
 from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
@@ -93,7 +95,9 @@ def test_rate_limits_on_a_cluster_count_first_and_refuse_before_the_append(
     with their own call first (``service.admission``), and the limit still refuses."""
     monkeypatch.setenv("CHRONICLE_RATE_LIMIT", "3/minute")
     app = create_app(cluster_settings)
-    assert not app.wsgi_app.app.folds
+    edge = app.wsgi_app  # EdgeLimits -> MovePath -> Flask's wsgi_app
+    assert isinstance(edge, EdgeLimits) and isinstance(edge.app, MovePath)
+    assert not edge.app.folds
     script = scripts(GAMES["artus"], 1, "cluster-limits")[0]
     ch = app.extensions["chronicle"]
     gid, tokens = script.create(ch)
@@ -110,5 +114,9 @@ def test_rate_limits_on_a_cluster_count_first_and_refuse_before_the_append(
         if len(answers) == 4:
             break
     assert [a.status_code for a in answers] == [201, 201, 201, 429]
-    assert answers[-1].json["error"]["details"]["limit"] == "3 per 1 minute"
-    assert c.get(f"/api/v1/games/{gid}").json["version"] == version  # nothing appended
+    refusal = answers[-1].json
+    assert refusal is not None
+    assert refusal["error"]["details"]["limit"] == "3 per 1 minute"
+    summary = c.get(f"/api/v1/games/{gid}").json
+    assert summary is not None
+    assert summary["version"] == version  # nothing appended

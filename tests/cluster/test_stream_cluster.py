@@ -38,7 +38,8 @@ def test_streams_and_long_polls_on_every_master(cluster_api_url: str, cluster_ur
     client = connect(cluster_url)
     ch = Chronicle(RedisEventStore(client), NoJobs(), ADMIN_TOKEN)
     api = Client(cluster_api_url)
-    games, nodes = [], set()
+    games: list[str] = []
+    nodes: set[str] = set()
     while len(nodes) < 3 or len(games) < 6:
         gid, _ = new_game(api, "artus", {"rules": "basic", "undo": "turn"}, 2)
         games.append(gid)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -21,7 +22,7 @@ from tests.support.play import variant_id, variants
 VARIANTS = list(variants())
 
 
-def reference_encode(value: object) -> object:
+def reference_encode(value: object) -> Any:  # JSON data, as codec.encode gives
     """``codec.encode`` as it was before it looked fields up once per class: the generic
     walk, kept here to check the faster one gives the same data."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -29,7 +30,7 @@ def reference_encode(value: object) -> object:
     if isinstance(value, (tuple, list)):
         return [reference_encode(v) for v in value]
     if isinstance(value, frozenset):
-        return sorted(reference_encode(v) for v in value)  # type: ignore[type-var]
+        return sorted(reference_encode(v) for v in value)
     if isinstance(value, dict):
         return {str(k): reference_encode(v) for k, v in value.items()}
     return value
@@ -68,9 +69,11 @@ def test_random_games_keep_the_engine_invariants(variant) -> None:
             for seat in to_act:
                 assert game.legal_actions(state, seat), f"seat {seat} to act without actions"
     assert match is not None and match.status(game) == engine.FINISHED
-    assert set(match.result["scores"]) == {str(s) for s in range(n)}
-    assert set(match.result["ranking"]) == set(range(n))
-    assert match.result["winners"] and set(match.result["winners"]) <= set(range(n))
+    result = match.result
+    assert result is not None
+    assert set(result["scores"]) == {str(s) for s in range(n)}
+    assert set(result["ranking"]) == set(range(n))
+    assert result["winners"] and set(result["winners"]) <= set(range(n))
     # folding the whole log at once gives the same match as stepping through it
     assert engine.fold(game, events) == match
 
@@ -101,6 +104,7 @@ def test_bots_act_from_their_own_view_and_pick_legal_actions(game_id: str) -> No
         steps = list(simulate.playthrough(game, cfg, f"bots-{bot}", simulate.bot_chooser))
         assert steps[-1].match.result is not None
         for before, step in itertools.pairwise(steps[:-1]):
+            assert step.seat is not None
             assert step.action in game.legal_actions(before.match.state, step.seat)
 
 

@@ -16,7 +16,7 @@ from domain.rng import Rng
 GAME = GAMES["lancaster"]
 
 
-def _steps(n: int, seed: str):
+def _steps(n: int, seed: str) -> list[simulate.Step]:
     config = Config("lancaster", {}, tuple(Player(f"p{i}") for i in range(n)))
     return list(simulate.playthrough(GAME, config, seed))
 
@@ -43,9 +43,9 @@ def test_a_county_placement_promises_its_reward_to_its_owner_only() -> None:
             seat = state.turn
             before = mcts.outlook(state)
             for a in rules.legal_actions(state, seat):
-                letter = a.get("county")
-                if a["type"] != "place_county" or a["squires"] or letter in state.counties:
+                if a["type"] != "place_county" or a["squires"] or a["county"] in state.counties:
                     continue
+                letter: str = a["county"]
                 reward = COUNTIES[letter]["reward"]
                 if set(reward) != {"power"}:
                     continue

@@ -4,6 +4,7 @@ nothing else, and the search is deterministic, bounded and plays only legal root
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 
 import pytest
 
@@ -95,8 +96,14 @@ def test_the_search_is_deterministic_and_plays_a_legal_root_action(game_id) -> N
             assert bot(view, allowed, Rng.at("seed", 7, f"bot:{seat}")) in allowed
 
 
+def second_call() -> Callable[[], bool]:
+    """A ``stop`` that lets the search run until its second check."""
+    calls = itertools.count()
+    return lambda: next(calls) > 0
+
+
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_stop_cuts_the_search_short(game_id) -> None:
+def test_stop_cuts_the_search_short(game_id: str) -> None:
     game = GAMES[game_id]
     bot = game.bots["mcts:hard"]
     assert isinstance(bot, SearchBot)
@@ -105,9 +112,8 @@ def test_stop_cuts_the_search_short(game_id) -> None:
         if len(actions) < 2:
             continue
         stats = Stats()
-        calls = itertools.count()
         action = search(
-            bot.adapter, view, actions, Rng.at("s", 1), bot.budget, calls.__next__, stats
+            bot.adapter, view, actions, Rng.at("s", 1), bot.budget, second_call(), stats
         )
         assert action in actions
         assert stats.iterations <= 16 < bot.budget.iterations
@@ -117,5 +123,7 @@ def test_every_game_offers_the_levels() -> None:
     for game in GAMES.values():
         assert {"mcts", "mcts:easy", "mcts:normal", "mcts:hard"} <= set(game.bots)
         assert game.bots["mcts"] is game.bots["mcts:normal"]
-        its = [game.bots[f"mcts:{lv}"].budget.iterations for lv in ("easy", "normal", "hard")]
+        levels = [game.bots[f"mcts:{lv}"] for lv in ("easy", "normal", "hard")]
+        assert all(isinstance(bot, SearchBot) for bot in levels)
+        its = [bot.budget.iterations for bot in levels if isinstance(bot, SearchBot)]
         assert its == sorted(its) and len(set(its)) == 3

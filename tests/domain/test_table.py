@@ -33,6 +33,12 @@ def started(turn_time: str = "PT1M", takeover: int = 2) -> engine.Match:
     return engine.settle(game, match, 1_000)
 
 
+def table(match: engine.Match) -> tables.Table:
+    """The match's table: every match these tests make has one."""
+    assert match.table is not None
+    return match.table
+
+
 def play(match: engine.Match, seat: int, at: int) -> engine.Match:
     game = GAMES["artus"]
     action = game.legal_actions(match.state, seat)[0]
@@ -50,28 +56,28 @@ def test_deadlines_run_from_the_turns_start_and_timeouts_count_in_a_row() -> Non
     game = GAMES["artus"]
     m = started()
     seat = m.to_act(game)[0]
-    assert m.table.deadlines() == {seat: 61_000}
+    assert table(m).deadlines() == {seat: 61_000}
     with pytest.raises(Forbidden):
         seating.time_out(m, game, seat, 60_999)
     m = time_out(m, seat, 61_000)
-    assert m.table.deadlines() == {} and m.bot(seat) == "greedy" and m.table.timeouts[seat] == 1
-    floor = m.table.floor
+    assert table(m).deadlines() == {} and m.bot(seat) == "greedy" and table(m).timeouts[seat] == 1
+    floor = table(m).floor
     assert floor == m.version
     with pytest.raises(StateConflict):
         seating.check_person(m, seat)
     while seat in m.to_act(game):  # the bot plays the rest of the turn
         m = play(m, seat, 62_000)
-    assert m.table.floor == m.version > floor, "undo cannot reach into the bot's turn"
+    assert table(m).floor == m.version > floor, "undo cannot reach into the bot's turn"
     assert m.bot(seat) is None
     other = m.to_act(game)[0]
-    assert m.table.deadlines() == {other: 62_000 + 60_000}
+    assert table(m).deadlines() == {other: 62_000 + 60_000}
     while other in m.to_act(game):
         m = play(m, other, 63_000)
     # the person plays its next turn itself: the count starts again
-    assert m.table.timeouts[seat] == 1
+    assert table(m).timeouts[seat] == 1
     while seat in m.to_act(game):
         m = play(m, seat, 64_000)
-    assert m.table.timeouts[seat] == 0
+    assert table(m).timeouts[seat] == 0
 
 
 def test_the_set_number_of_timeouts_in_a_row_hands_the_seat_to_the_bot() -> None:
@@ -81,15 +87,18 @@ def test_the_set_number_of_timeouts_in_a_row_hands_the_seat_to_the_bot() -> None
     kinds = []
     for _ in range(2):
         while seat not in m.to_act(game):
-            m = play(m, m.to_act(game)[0], m.table.since[m.to_act(game)[0]] + 1)
-        deadline = m.table.deadlines()[seat]
+            acting = m.to_act(game)[0]
+            began = table(m).since[acting]
+            assert began is not None
+            m = play(m, acting, began + 1)
+        deadline = table(m).deadlines()[seat]
         events = seating.time_out(m, game, seat, deadline)
         kinds.append([e.type for e in events])
         m = engine.settle(game, engine.fold(game, events, m), deadline)
         while seat in m.to_act(game):
             m = play(m, seat, deadline + 1)
     assert kinds == [["TurnTimedOut"], ["TurnTimedOut", "SeatTakenOver"]]
-    assert m.table.bots[seat] == "greedy" and m.bot(seat) == "greedy"
+    assert table(m).bots[seat] == "greedy" and m.bot(seat) == "greedy"
 
 
 def test_a_table_waits_until_its_open_seats_are_taken() -> None:
@@ -110,4 +119,4 @@ def test_a_table_waits_until_its_open_seats_are_taken() -> None:
     with pytest.raises(StateConflict) as started_:
         seating.join(m, 1, "Late")
     assert started_.value.code == "game_not_waiting"
-    assert [s.get("name") for s in m.table.seats()] == ["a", "Bea", "Cid"]
+    assert [s.get("name") for s in table(m).seats()] == ["a", "Bea", "Cid"]

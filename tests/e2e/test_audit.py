@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import replace
+from typing import Any
 
 import redis
 
@@ -37,14 +38,17 @@ def test_chain_verifies_and_one_changed_event_breaks_it(
     # stored hash unchanged).
     log = keys(gid)["log"]
     entries = redis_client.xrange(log)
+    assert entries is not None
     pipe = redis_client.pipeline()
     pipe.delete(log)
     for eid, fields in entries:
+        assert eid is not None and fields is not None
+        stored: dict[Any, Any] = dict(fields)
         if eid == b"5-0":
             rec = decode_entry(eid, fields)
             data = {**rec.data, "seat": (rec.data["seat"] + 1) % 29}
-            fields = {FIELD: encode_record(replace(rec, data=data))}
-        pipe.xadd(log, fields, id=eid)
+            stored = {FIELD: encode_record(replace(rec, data=data))}
+        pipe.xadd(log, stored, id=eid)
     pipe.execute()
 
     broken = api.get(f"/api/v1/games/{gid}/audit", ADMIN_TOKEN).json()

@@ -128,7 +128,8 @@ def test_out_of_turn_spectators_and_tokens(api: Client, game) -> None:
         api.act(gid, tokens[other], {"type": "place_knight", "seat": 27}, v), 403, "forbidden"
     )
     assert body["details"]["reason"] == "not_your_turn"
-    error(api.act(gid, None, {"type": "place_knight", "seat": 27}, v), 403, "forbidden")  # type: ignore[arg-type]
+    move = {"action": {"type": "place_knight", "seat": 27}, "expected_version": v}
+    error(api.post(f"/api/v1/games/{gid}/actions", move), 403, "forbidden")  # no token
     error(api.act(gid, "wrong-token", {"type": "place_knight", "seat": 27}, v), 401, "unauthorized")
     r = api.http.get(api.base + f"/api/v1/games/{gid}/view", headers={"Authorization": "Basic abc"})
     error(r, 401, "unauthorized")

@@ -132,7 +132,12 @@ def test_unavailable_reads_and_keyed_writes_are_retried(tmp_path: Path) -> None:
     try:
         with serving(create_app(settings(url))) as base:
             waits: list[float] = []
-            api = Client(base, retries=8, sleep=lambda s: (waits.append(s), time.sleep(s)))
+
+            def sleep(seconds: float) -> None:
+                waits.append(seconds)
+                time.sleep(seconds)
+
+            api = Client(base, retries=8, sleep=sleep)
             created = api.create("artus", [{"name": "A"}, {"name": "B"}])
             gid = created["id"]
             seat = api.summary(gid)["to_act"][0]

@@ -192,11 +192,13 @@ def test_the_catalog_describes_each_game_option_and_bot_in_words(server_url: str
 
 
 def test_no_pointer_to_files_a_clone_does_not_have() -> None:
-    """README, docstrings and the OpenAPI text point at docs/, shipped in the repository."""
+    """README, the docs pages, docstrings and the OpenAPI text point at docs/, shipped in the
+    repository."""
     offenders = []
     code = ("domain", "projections", "service", "workers", "chronicle", "tests", "bench")
     sources = sorted(p for d in code for p in (ROOT / d).rglob("*.py"))
-    for path in [ROOT / "README.md", *ROOT.glob("docker/*.md"), *sources]:
+    pages = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    for path in [*pages, *ROOT.glob("docker/*.md"), *sources]:
         for n, line in enumerate(path.read_text().splitlines(), 1):
             if re.search(r"(\.\./|``|`|\()shared/(contract|rules|seeds|design)", line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")

@@ -22,9 +22,10 @@ def drive_to_first_vote(api: Client, gid: str, tokens: dict[int, str]) -> None:
     raise AssertionError("no vote reached")
 
 
-def seen_by(api: Client, gid: str, token: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    view = api.view(gid, token)
-    view.pop("id")
+def seen_by(
+    api: Client, gid: str, token: str | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    view = {k: v for k, v in api.view(gid, token).items() if k != "id"}
     events = api.get(f"/api/v1/games/{gid}/events", token, limit=1000).json()["events"]
     return view, [{k: v for k, v in e.items() if k != "at"} for e in events]
 

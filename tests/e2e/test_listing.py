@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from service import listing
 from service.app import create_app
@@ -22,33 +23,41 @@ from tests.conftest import ADMIN_TOKEN, settings
 from tests.reliability.test_hostile_input import auth, refused
 
 TWO = [{"name": "Ann"}, {"name": "Bob"}]
+Env = tuple[FlaskClient, redis.Redis]  # the app's test client and its Redis
 
 
 @pytest.fixture
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, redis.Redis]]:
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     server = RedisServer(tmp_path_factory.mktemp("listing"), persistent=False)
     url = server.start()
     yield create_app(settings(url)).test_client(), redis.Redis.from_url(url)
     server.stop()
 
 
+def json_of(r: TestResponse) -> Any:
+    """The answer's JSON body: every answer these tests read has one."""
+    assert r.json is not None
+    return r.json
+
+
 def create(c: FlaskClient, players: list[dict[str, Any]] = TWO, **extra: Any) -> dict[str, Any]:
     r = c.post("/api/v1/games", json={"game": "artus", "players": players, **extra})
     assert r.status_code == 201, r.json
-    return dict(r.json)
+    return dict(json_of(r))
 
 
 def listed(c: FlaskClient, token: str | None = None, **query: Any) -> tuple[list[str], int]:
     r = c.get("/api/v1/games", query_string={"per_page": 100, **query}, headers=auth(token))
     assert r.status_code == 200, r.json
-    return [g["id"] for g in r.json["games"]], r.json["total"]
+    doc = json_of(r)
+    return [g["id"] for g in doc["games"]], doc["total"]
 
 
 def seat_token(created: dict[str, Any], seat: int = 0) -> str:
     return str(created["seats"][seat]["token"])
 
 
-def test_an_unlisted_table_is_listed_to_its_seats_its_host_and_the_admin_only(env) -> None:  # type: ignore[no-untyped-def]
+def test_an_unlisted_table_is_listed_to_its_seats_its_host_and_the_admin_only(env: Env) -> None:
     c, _ = env
     public = create(c, public=True)
     unlisted = create(c)
@@ -69,10 +78,10 @@ def test_an_unlisted_table_is_listed_to_its_seats_its_host_and_the_admin_only(en
     # the link still lets anyone watch it
     assert c.get(f"/api/v1/games/{unlisted['id']}").status_code == 200
     view = c.get(f"/api/v1/games/{unlisted['id']}/view")
-    assert view.status_code == 200 and view.json["you"] is None
+    assert view.status_code == 200 and json_of(view)["you"] is None
 
 
-def test_pages_of_each_caller_are_slices_of_what_it_may_see(env) -> None:  # type: ignore[no-untyped-def]
+def test_pages_of_each_caller_are_slices_of_what_it_may_see(env: Env) -> None:
     c, _ = env
     made = [create(c, public=i % 3 != 1) for i in range(7)]  # unlisted: the 2nd and the 5th
     mine = made[4]
@@ -93,14 +102,14 @@ def test_pages_of_each_caller_are_slices_of_what_it_may_see(env) -> None:  # typ
     assert listed(c, page=2, per_page=2) == (stranger[2:4], len(stranger))
 
 
-def test_a_seat_given_back_no_longer_lists_the_table(env) -> None:  # type: ignore[no-untyped-def]
+def test_a_seat_given_back_no_longer_lists_the_table(env: Env) -> None:
     c, r = env
     created = create(c, [{"name": "Host"}, {"open": True}, {"open": True}])  # still waits
     gid = created["id"]
     code = created["invitations"][0]["code"]
     joined = c.post(f"/api/v1/games/{gid}/join", json={"name": "Jo", "invitation": code})
     assert joined.status_code == 201, joined.json
-    token = joined.json["token"]
+    token = json_of(joined)["token"]
     assert listed(c, token) == ([gid], 1)
     assert c.post(f"/api/v1/games/{gid}/leave", headers=auth(token)).status_code == 200
     assert listed(c, token) == ([], 0)
@@ -111,7 +120,7 @@ def test_a_seat_given_back_no_longer_lists_the_table(env) -> None:  # type: igno
     assert listed(c, token) == ([], 0)
 
 
-def test_games_stored_before_the_indexes_are_unlisted_until_the_backfill(env) -> None:  # type: ignore[no-untyped-def]
+def test_games_stored_before_the_indexes_are_unlisted_until_the_backfill(env: Env) -> None:
     c, r = env
     public = create(c, public=True)
     unlisted = create(c)

@@ -11,6 +11,7 @@ import re
 import secrets
 import threading
 import time
+from typing import Any
 
 import pytest
 
@@ -23,6 +24,11 @@ from tests.support.metrics import scrape, value
 from tests.support.play import new_game
 
 HEX_ID = re.compile(r"[0-9a-f]{32}")
+
+
+def fields_of(record: logging.LogRecord) -> dict[str, Any]:
+    """The fields of a log line (``extra={"fields": ...}``), which ``LogRecord`` does not type."""
+    return dict(vars(record)["fields"])
 
 
 def test_request_ids_are_honoured_when_sane_and_made_otherwise(api: Client) -> None:
@@ -69,7 +75,8 @@ def test_metrics_count_requests_appends_conflicts_and_refused_undos(api: Client)
     assert gid not in after and not any(t in after for t in tokens.values())
 
 
-def test_live_watchers_is_a_gauge_others_can_hold(api: Client) -> None:
+def test_live_watchers_is_a_gauge_others_can_hold(inprocess_api: Client) -> None:
+    api = inprocess_api
     start = value(scrape(api.base), "chronicle_live_watchers")
     with observability.watching(), observability.watching():
         assert value(scrape(api.base), "chronicle_live_watchers") == start + 2
@@ -95,8 +102,9 @@ def test_a_waiting_long_poll_is_a_live_watcher(api: Client) -> None:
 
 
 def test_request_log_lines_name_the_request_and_no_secret(
-    api: Client, caplog: pytest.LogCaptureFixture
+    inprocess_api: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
+    api = inprocess_api
     gid, tokens = new_game(api, "artus", {"rules": "basic"}, 2)
     caplog.set_level(logging.INFO, logger="chronicle.request")
     r = api.http.get(
@@ -107,14 +115,14 @@ def test_request_log_lines_name_the_request_and_no_secret(
     assert r.status_code == 200
     formatter = observability.JsonFormatter()
     records = [rec for rec in caplog.records if rec.name == "chronicle.request"]
-    [mine] = [rec for rec in records if rec.fields["path"].endswith(f"{gid}/view")]  # type: ignore[attr-defined]
-    assert mine.fields == {  # type: ignore[attr-defined]
+    [mine] = [rec for rec in records if fields_of(rec)["path"].endswith(f"{gid}/view")]
+    assert fields_of(mine) == {
         "request_id": "look-for-me",
         "method": "GET",
         "route": "/api/v1/games/<game_id:game_id>/view",
         "path": f"/api/v1/games/{gid}/view",
         "status": 200,
-        "duration_ms": mine.fields["duration_ms"],  # type: ignore[attr-defined]
+        "duration_ms": fields_of(mine)["duration_ms"],
         "client": "127.0.0.1",
     }
     line = formatter.format(mine)

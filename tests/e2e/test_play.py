@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from chronicle_client.types import View
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 from tests.support.play import new_game, play_random, variant_id, variants
@@ -19,7 +20,7 @@ def test_random_play_to_the_end_with_replay_and_export(api: Client, worker, vari
     game, options, n = variant
     gid, tokens = new_game(api, game, options, n)
     viewers: list[str | None] = [None, *tokens.values()]
-    live: dict[tuple[int, str | None], dict] = {}
+    live: dict[tuple[int, str | None], View] = {}
 
     def record(_: int) -> None:
         for token in viewers:
@@ -37,7 +38,7 @@ def test_random_play_to_the_end_with_replay_and_export(api: Client, worker, vari
     # version: every version and every viewer is covered, and each viewer at every
     # (n + 1)-th version.  (A replay folds the log from its start; replaying every pair was
     # two thirds of this test's time, about 12 s for Lancaster with 5 players.)
-    served_at: dict[int, dict[str | None, dict]] = {}
+    served_at: dict[int, dict[str | None, View]] = {}
     for (version, token), served in live.items():
         served_at.setdefault(version, {})[token] = served
     for i, (version, views) in enumerate(sorted(served_at.items())):

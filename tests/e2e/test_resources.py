@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import threading
 import time
+from pathlib import Path
 
 from service.app import create_app
 from service.config import Settings
@@ -117,7 +118,7 @@ def test_health_readiness_openapi_and_docs(api: Client) -> None:
 def test_redis_unreachable_answers_503_quickly() -> None:
     dead = f"redis://127.0.0.1:{free_port()}/0"
     app = create_app(
-        Settings(redis_url=dead, queue_redis_url=None, admin_token=None, data_dir=".", port=0)
+        Settings(redis_url=dead, queue_redis_url=None, admin_token=None, data_dir=Path("."), port=0)
     )
     with serving(app) as url:
         client = Client(url)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from tests.e2e.test_undo import advance_to_play
 from tests.support.client import Client
 
 
-def strip(doc: dict[str, Any]) -> dict[str, Any]:
+def strip(doc: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in doc.items() if k != "id"}
 
 

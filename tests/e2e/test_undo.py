@@ -16,7 +16,7 @@ def advance_to_play(api: Client, gid: str, tokens: dict[int, str]) -> None:
         assert api.act(gid, tokens[seat], first, s["version"]).status_code == 201
 
 
-def undo(api: Client, gid: str, token: str, to_version: int | None = None) -> Any:
+def undo(api: Client, gid: str, token: str | None, to_version: int | None = None) -> Any:
     body = {} if to_version is None else {"to_version": to_version}
     return api.post(f"/api/v1/games/{gid}/undo", body, token)
 

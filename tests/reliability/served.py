@@ -13,16 +13,18 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypeVar
 
 import redis
 import requests
 
 from service.redis_server import free_port
 from tests.conftest import ADMIN_TOKEN, ROOT
+
+T = TypeVar("T")
 
 
 def serve_env(**extra: str) -> dict[str, str]:
@@ -157,14 +159,18 @@ class Served:
 
 @contextmanager
 def served(tmp: Path, api_processes: int = 1, **env: str) -> Iterator[Served]:
-    s = Served(tmp, **env)
+    s = Served(tmp, None, **env)
     try:
         yield s.start(api_processes)
     finally:
         s.stop()
 
 
-def wait_until(check: Any, timeout: float, message: str, every: float = 0.05) -> Any:
+def wait_until(
+    check: Callable[[], T], timeout: float, message: str | Callable[[], str], every: float = 0.05
+) -> T:
+    """``check()``'s first true answer within ``timeout`` seconds.  A callable ``message`` is
+    called only on failure: it may read the server's output, which is still being written."""
     deadline = time.monotonic() + timeout
     while True:
         got = check()

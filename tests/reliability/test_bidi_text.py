@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from domain.errors import BadAction
 from projections.views import SEAT, Caller
@@ -22,7 +23,7 @@ from service import chat
 from service.app import create_app
 from service.redis_server import RedisServer
 from tests.conftest import ADMIN_TOKEN, settings
-from tests.reliability.test_hostile_input import Unchanged, auth, refused
+from tests.reliability.test_hostile_input import Env, Unchanged, auth, json_of, refused
 from tests.reliability.test_imports import rechained
 
 RLO = "\u202e"
@@ -61,7 +62,7 @@ LINES = (
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, redis.Redis]]:
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     server = RedisServer(tmp_path_factory.mktemp("bidi"), persistent=False)
     url = server.start()
     yield create_app(settings(url)).test_client(), redis.Redis.from_url(url)
@@ -72,7 +73,7 @@ def games(r: redis.Redis) -> int:
     return len(list(r.scan_iter(match="{g:*}:meta")))
 
 
-def create(c: FlaskClient, players: list[dict[str, Any]], **fields: Any) -> Any:
+def create(c: FlaskClient, players: list[dict[str, Any]], **fields: Any) -> TestResponse:
     return c.post("/api/v1/games", json={"game": "artus", "players": players, **fields})
 
 
@@ -81,7 +82,7 @@ def names_code_point(err: dict[str, Any], code_point: str, field: str) -> None:
     assert any(code_point in m for m in err["details"][field]), err
 
 
-def test_names_with_invisible_characters_are_refused_at_creation(env) -> None:  # type: ignore[no-untyped-def]
+def test_names_with_invisible_characters_are_refused_at_creation(env: Env) -> None:
     c, r = env
     before = games(r)
     for char, code_point in INVISIBLE.items():
@@ -92,27 +93,27 @@ def test_names_with_invisible_characters_are_refused_at_creation(env) -> None:  
     for name in NAMES:
         made = create(c, [{"name": name}, {"name": "Zed"}])
         assert made.status_code == 201, (name, made.json)
-        assert c.get(f"/api/v1/games/{made.json['id']}").json["seats"][0]["name"] == name
+        assert json_of(c.get(f"/api/v1/games/{json_of(made)['id']}"))["seats"][0]["name"] == name
 
 
-def test_a_name_with_an_override_is_refused_at_join(env) -> None:  # type: ignore[no-untyped-def]
+def test_a_name_with_an_override_is_refused_at_join(env: Env) -> None:
     c, r = env
     created = create(c, [{"name": "Ann"}, {"open": True}], public=True)
     assert created.status_code == 201, created.json
-    gid = created.json["id"]
+    gid = json_of(created)["id"]
     with Unchanged(r, gid):
         for char, code_point in INVISIBLE.items():
             answer = c.post(f"/api/v1/games/{gid}/join", json={"name": f"Bob{char}"})
             names_code_point(refused(answer, 400, "bad_request"), code_point, "name")
-    assert c.get(f"/api/v1/games/{gid}").json["seats"][1] == {"seat": 1, "open": True}
+    assert json_of(c.get(f"/api/v1/games/{gid}"))["seats"][1] == {"seat": 1, "open": True}
     joined = c.post(f"/api/v1/games/{gid}/join", json={"name": "さくら"})
     assert joined.status_code == 201, joined.json
-    assert c.get(f"/api/v1/games/{gid}").json["seats"][1]["name"] == "さくら"
+    assert json_of(c.get(f"/api/v1/games/{gid}"))["seats"][1]["name"] == "さくら"
 
 
-def test_chat_lines_and_spectator_names_with_an_override_are_refused(env) -> None:  # type: ignore[no-untyped-def]
+def test_chat_lines_and_spectator_names_with_an_override_are_refused(env: Env) -> None:
     c, r = env
-    created = create(c, [{"name": "Ann"}, {"name": "Bob"}]).json
+    created = json_of(create(c, [{"name": "Ann"}, {"name": "Bob"}]))
     gid, ann = created["id"], created["seats"][0]["token"]
     say = f"/api/v1/games/{gid}/chat"
     for char, code_point in INVISIBLE.items():
@@ -135,11 +136,11 @@ def test_chat_lines_and_spectator_names_with_an_override_are_refused(env) -> Non
     for text in LINES:
         posted = c.post(say, json={"text": text}, headers=auth(ann))
         assert posted.status_code == 201, (text, posted.json)
-    lines = c.get(say, headers=auth(ann)).json["lines"]
+    lines = json_of(c.get(say, headers=auth(ann)))["lines"]
     assert [x["text"] for x in lines] == list(LINES)
 
 
-def test_the_chat_service_refuses_them_without_the_http_schema(env) -> None:  # type: ignore[no-untyped-def]
+def test_the_chat_service_refuses_them_without_the_http_schema(env: Env) -> None:
     _, r = env
     seat, spectator = Caller(SEAT, 0), Caller("spectator", None)
     for caller, text, name, field in (
@@ -154,17 +155,17 @@ def test_the_chat_service_refuses_them_without_the_http_schema(env) -> None:  # 
 
 
 def _finished_export(c: FlaskClient) -> dict[str, Any]:
-    created = create(c, [{"name": "Ann"}, {"open": True}], public=True).json
+    created = json_of(create(c, [{"name": "Ann"}, {"open": True}], public=True))
     gid, host = created["id"], created["host_token"]
-    bob = c.post(f"/api/v1/games/{gid}/join", json={"name": "Bob"}).json["token"]
+    bob = json_of(c.post(f"/api/v1/games/{gid}/join", json={"name": "Bob"}))["token"]
     for body, token in (({"text": "gl"}, bob), ({"text": "go", "name": "Fan"}, None)):
         posted = c.post(f"/api/v1/games/{gid}/chat", json=body, headers=auth(token))
         assert posted.status_code == 201, posted.json
     assert c.post(f"/api/v1/games/{gid}/abandon", json={}, headers=auth(host)).status_code == 200
-    return c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN)).json
+    return json_of(c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN)))
 
 
-def test_an_import_with_an_override_in_a_name_or_a_line_is_refused_whole(env) -> None:  # type: ignore[no-untyped-def]
+def test_an_import_with_an_override_in_a_name_or_a_line_is_refused_whole(env: Env) -> None:
     c, r = env
     export = _finished_export(c)
     assert c.post("/api/v1/games/import", json=export, headers=auth(ADMIN_TOKEN)).status_code == 201

@@ -18,7 +18,7 @@ from flask import Flask
 from service.app import create_app
 from service.redis_server import RedisServer
 from tests.conftest import ADMIN_TOKEN, settings
-from tests.reliability.test_hostile_input import auth, refused
+from tests.reliability.test_hostile_input import auth, json_of, refused
 
 PLAYERS = {"game": "artus", "players": [{"name": "a"}, {"name": "b"}]}
 
@@ -47,7 +47,8 @@ def test_the_embedded_redis_has_a_memory_budget_and_never_evicts(tmp_path: Path)
     try:
         for server, expected in ((default, 1024**3), (sized, 64 * 1024**2)):
             r = redis.Redis.from_url(server.start())
-            assert int(r.config_get("maxmemory")["maxmemory"]) == expected
+            budget = r.config_get("maxmemory")["maxmemory"]
+            assert budget is not None and int(budget) == expected
             assert r.config_get("maxmemory-policy")["maxmemory-policy"] == "noeviction"
     finally:
         default.stop()
@@ -78,8 +79,8 @@ def test_creation_floods_and_padded_imports_hit_the_quotas(
     refused(c.post("/api/v1/games", json=PLAYERS, headers=auth("tok"),
                    environ_base={"REMOTE_ADDR": "127.0.1.9"}), 429, "rate_limited")  # fmt: skip
     # imports: two per minute, padded or not; the third is refused before it is read
-    gid = made[0].json["id"]
-    export = c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN)).json
+    gid = json_of(made[0])["id"]
+    export = json_of(c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN)))
     ok = [c.post("/api/v1/games/import", json=export, headers=auth(ADMIN_TOKEN))
           for _ in range(2)]  # fmt: skip
     assert [o.status_code for o in ok] == [201, 201], [o.json for o in ok]
@@ -107,8 +108,8 @@ def test_507_storage_full_before_the_budget_is_reached(
     # marks far apart: what a small Redis holds moves by a few percent between two reads
     marks = {"CHRONICLE_STORAGE_HIGH_WATER": "0.5", "CHRONICLE_STORAGE_WRITE_MARK": "0.8"}
     c = app(monkeypatch, url, **marks).test_client()
-    game = c.post("/api/v1/games", json=PLAYERS).json
-    export = c.get(f"/api/v1/games/{game['id']}/export", headers=auth(ADMIN_TOKEN)).json
+    game = json_of(c.post("/api/v1/games", json=PLAYERS))
+    export = json_of(c.get(f"/api/v1/games/{game['id']}/export", headers=auth(ADMIN_TOKEN)))
     _fill_to(r, 0.65)  # past the high-water mark, under the write mark
     time.sleep(1.1)  # the cached INFO is at most a second old
     before = stored_games(r)
@@ -119,19 +120,19 @@ def test_507_storage_full_before_the_budget_is_reached(
     assert stored_games(r) == before
     # a game under way can still be played ...
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
-    seat = c.get(f"/api/v1/games/{game['id']}").json["to_act"][0]
-    listed = c.get(f"/api/v1/games/{game['id']}/actions", headers=auth(tokens[seat])).json
+    seat = json_of(c.get(f"/api/v1/games/{game['id']}"))["to_act"][0]
+    listed = json_of(c.get(f"/api/v1/games/{game['id']}/actions", headers=auth(tokens[seat])))
     body: dict[str, Any] = {"action": listed["actions"][0], "expected_version": listed["version"]}
     path = f"/api/v1/games/{game['id']}/actions"
     assert c.post(path, json=body, headers=auth(tokens[seat])).status_code == 201
     # ... until the write mark
     _fill_to(r, 0.95)
     time.sleep(1.1)
-    seat = c.get(f"/api/v1/games/{game['id']}").json["to_act"][0]
-    listed = c.get(f"/api/v1/games/{game['id']}/actions", headers=auth(tokens[seat])).json
+    seat = json_of(c.get(f"/api/v1/games/{game['id']}"))["to_act"][0]
+    listed = json_of(c.get(f"/api/v1/games/{game['id']}/actions", headers=auth(tokens[seat])))
     body = {"action": listed["actions"][0], "expected_version": listed["version"]}
     refused(c.post(path, json=body, headers=auth(tokens[seat])), 507, "storage_full")
-    assert c.get(f"/api/v1/games/{game['id']}").json["version"] == listed["version"]
+    assert json_of(c.get(f"/api/v1/games/{game['id']}"))["version"] == listed["version"]
     for read in ("/api/v1/games", f"/api/v1/games/{game['id']}"):
         assert c.get(read).status_code == 200
 
@@ -142,10 +143,10 @@ def test_redis_refusing_a_write_is_507_never_500(
     url, r = server
     # the service's own marks out of the way: Redis is the one to refuse
     c = app(monkeypatch, url, CHRONICLE_STORAGE_MAX_BYTES=str(10**15)).test_client()
-    game = c.post("/api/v1/games", json=PLAYERS).json
+    game = json_of(c.post("/api/v1/games", json=PLAYERS))
     tokens = {s["seat"]: s["token"] for s in game["seats"]}
-    seat = c.get(f"/api/v1/games/{game['id']}").json["to_act"][0]
-    listed = c.get(f"/api/v1/games/{game['id']}/actions", headers=auth(tokens[seat])).json
+    seat = json_of(c.get(f"/api/v1/games/{game['id']}"))["to_act"][0]
+    listed = json_of(c.get(f"/api/v1/games/{game['id']}/actions", headers=auth(tokens[seat])))
     before = stored_games(r)
     r.config_set("maxmemory", 1)
     try:
@@ -156,4 +157,4 @@ def test_redis_refusing_a_write_is_507_never_500(
     finally:
         r.config_set("maxmemory", 0)
     assert stored_games(r) == before
-    assert c.get(f"/api/v1/games/{game['id']}").json["version"] == listed["version"]
+    assert json_of(c.get(f"/api/v1/games/{game['id']}"))["version"] == listed["version"]

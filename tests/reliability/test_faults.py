@@ -32,6 +32,7 @@ import requests
 from rq.job import Job as RQJob
 from rq.serializers import JSONSerializer
 
+from chronicle_client.types import Actions
 from projections import chain
 from projections.records import from_full
 from projections.replay import replay
@@ -331,11 +332,12 @@ def test_redis_unreachable_answers_503_and_everything_recovers(tmp_path: Path) -
         assert api.summary(gid)["version"] == v, "the data came back with Redis"
 
         # frozen (SIGSTOP): connections hang; the 1.5 s socket timeout answers within 2 s
-        os.kill(s.redis.proc.pid, signal.SIGSTOP)  # type: ignore[union-attr]
+        assert s.redis.proc is not None  # started again above
+        os.kill(s.redis.proc.pid, signal.SIGSTOP)
         try:
             frozen = _all_unavailable(base, gid, token, 2.0, [ENDPOINTS[i] for i in (0, 3, 7)])
         finally:
-            os.kill(s.redis.proc.pid, signal.SIGCONT)  # type: ignore[union-attr]
+            os.kill(s.redis.proc.pid, signal.SIGCONT)
         wait_until(lambda: _ready(base), 10, "the API did not recover after the freeze")
 
         # everything works again, without restarting anything: play, and a game of bots
@@ -386,7 +388,8 @@ def test_fifty_clients_race_on_one_game(tmp_path: Path) -> None:
                 choices = listed["actions"][:5]
                 barrier = threading.Barrier(racers)
 
-                def race(i: int, seat: int = seat, listed: dict = listed, choices: list = choices,
+                def race(i: int, seat: int = seat, listed: Actions = listed,
+                         choices: list = choices,
                          barrier: threading.Barrier = barrier) -> tuple[int, int]:  # fmt: skip
                     barrier.wait(10)
                     r = sessions[i].act(

@@ -31,6 +31,7 @@ import schemathesis
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import FlakyStrategyDefinition
+from requests.structures import CaseInsensitiveDict
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import (
     content_type_conformance,
@@ -49,6 +50,7 @@ from service.redis_server import RedisServer
 from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN
 from tests.conftest import settings as app_settings
+from tests.reliability.test_hostile_input import json_of
 
 CHECKS = [
     not_a_server_error,
@@ -99,7 +101,8 @@ class Identity:
         # the WSGI calls do not undo a Content-Encoding, and the larger documents (the
         # catalog, the OpenAPI document) are gzipped for a client that accepts it
         headers["Accept-Encoding"] = "identity"
-        case.headers = {**headers, **({"Authorization": f"Bearer {token}"} if token else {})}
+        bearer = {"Authorization": f"Bearer {token}"} if token else {}
+        case.headers = CaseInsensitiveDict({**headers, **bearer})
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -150,10 +153,12 @@ def test_stateful_links() -> None:
     machine = schema.as_state_machine()
 
     class Workflow(machine):  # type: ignore[misc, valid-type]
-        def before_call(self, case):  # type: ignore[no-untyped-def]
+        def before_call(self, case: schemathesis.Case) -> None:
             bound_wait(case)
 
-        def validate_response(self, response, case, **kwargs):  # type: ignore[no-untyped-def]
+        def validate_response(
+            self, response: schemathesis.Response, case: schemathesis.Case, **kwargs: Any
+        ) -> None:
             COUNT["stateful"] += 1
             key = f"{case.operation.label} {response.status_code}"
             FOLLOWED[key] = FOLLOWED.get(key, 0) + 1
@@ -227,11 +232,11 @@ def test_text_that_is_not_unicode_or_holds_nul_is_refused_400(bad: str, which: i
     path, body = _bodies(bad)[which]
     raw = json.dumps(body)  # escapes lone surrogates as \\udXXX, as a hostile client would
     admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
-    before = client.get("/api/v1/games").json["total"]
+    before = json_of(client.get("/api/v1/games"))["total"]
     r = client.post(path, data=raw, headers={"Content-Type": "application/json", **admin})
     assert r.status_code == 400, (path, raw, r.status_code, r.get_data(as_text=True)[:200])
-    assert r.json["error"]["code"] == "bad_request"
-    assert client.get("/api/v1/games").json["total"] == before
+    assert json_of(r)["error"]["code"] == "bad_request"
+    assert json_of(client.get("/api/v1/games"))["total"] == before
     # in a URL, the bytes a client can send: a surrogate's UTF-8 form is invalid (replaced)
     q = client.get("/api/v1/games?game=" + quote(bad, errors="surrogatepass"))
     assert q.status_code == 400 if "\x00" in bad else q.status_code in (200, 400)

@@ -34,19 +34,24 @@ WRONG: dict[str, list[Any]] = {
 }
 
 
+Env = tuple[FlaskClient, redis.Redis]
+
+
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, redis.Redis]]:
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     server = RedisServer(tmp_path_factory.mktemp("hostile"), persistent=False)
     url = server.start()
     yield create_app(settings(url)).test_client(), redis.Redis.from_url(url)
     server.stop()
 
 
-def new(c: FlaskClient, game: str = "artus", bots: tuple[str | None, ...] = (None, None)) -> dict:
+def new(
+    c: FlaskClient, game: str = "artus", bots: tuple[str | None, ...] = (None, None)
+) -> dict[str, Any]:
     players = [{"name": f"p{i}", **({"bot": b} if b else {})} for i, b in enumerate(bots)]
     r = c.post("/api/v1/games", json={"game": game, "players": players})
     assert r.status_code == 201, r.json
-    created = r.json
+    created = json_of(r)
     created["tokens"] = {s["seat"]: s.get("token") for s in created["seats"]}
     return created
 
@@ -67,10 +72,25 @@ def fingerprint(r: redis.Redis, gid: str) -> tuple:
     )
 
 
-def refused(resp: TestResponse, status: int, code: str, field: str | None = None) -> dict:
+def json_of(resp: TestResponse) -> dict[str, Any]:
+    """The answer's JSON object, typed for indexing (every JSON answer of the API is one)."""
+    doc = resp.get_json()
+    assert isinstance(doc, dict), (resp.status_code, resp.get_data(as_text=True)[:300])
+    return doc
+
+
+def redis_bytes(value: bytes | str | None) -> bytes:
+    """A value as the tests' Redis clients read it: they do not decode, so bytes (never None:
+    a test reads back only what it has just written)."""
+    assert isinstance(value, bytes), value
+    return value
+
+
+def refused(resp: TestResponse, status: int, code: str, field: str | None = None) -> dict[str, Any]:
     assert resp.status_code == status, (resp.status_code, resp.get_data(as_text=True)[:300])
-    err = resp.json["error"]
-    assert set(resp.json) == {"error"} and set(err) == {"code", "message", "details"}
+    doc = json_of(resp)
+    err: dict[str, Any] = doc["error"]
+    assert set(doc) == {"error"} and set(err) == {"code", "message", "details"}
     assert err["code"] == code and err["message"] and isinstance(err["details"], dict)
     if field is not None:
         assert field in err["details"], err
@@ -93,10 +113,10 @@ def post_raw(c: FlaskClient, path: str, data: bytes, token: str | None = None) -
     return c.post(path, data=data, headers={"Content-Type": "application/json", **auth(token)})
 
 
-def test_json_depth_and_body_size_limits(env) -> None:  # type: ignore[no-untyped-def]
+def test_json_depth_and_body_size_limits(env: Env) -> None:
     c, r = env
     g = new(c)
-    gid, seat = g["id"], c.get(f"/api/v1/games/{g['id']}").json["to_act"][0]
+    gid, seat = g["id"], json_of(c.get(f"/api/v1/games/{g['id']}"))["to_act"][0]
     token, v = g["tokens"][seat], g["version"]
     nest = "[" * MAX_JSON_DEPTH + "]" * MAX_JSON_DEPTH  # inside the body's object: one too deep
     with Unchanged(r, gid):
@@ -130,7 +150,7 @@ def test_json_depth_and_body_size_limits(env) -> None:  # type: ignore[no-untype
             refused(post_raw(c, "/api/v1/games/import", large, caller), 401, "unauthorized")
 
 
-def test_unknown_games_seats_actions_and_fields(env) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_games_seats_actions_and_fields(env: Env) -> None:
     c, r = env
     g = new(c)
     gid = g["id"]
@@ -157,12 +177,12 @@ def test_unknown_games_seats_actions_and_fields(env) -> None:  # type: ignore[no
 
 
 @pytest.mark.parametrize("game_id", sorted(GAMES))
-def test_unknown_actions_fields_and_wrong_types_of_every_game(env, game_id: str) -> None:  # type: ignore[no-untyped-def]
+def test_unknown_actions_fields_and_wrong_types_of_every_game(env: Env, game_id: str) -> None:
     c, r = env
     game = GAMES[game_id]
     g = new(c, game_id, (None,) * game.min_players)
     gid = g["id"]
-    s = c.get(f"/api/v1/games/{gid}").json
+    s = json_of(c.get(f"/api/v1/games/{gid}"))
     seat, v = s["to_act"][0], s["version"]
     token = g["tokens"][seat]
 
@@ -189,15 +209,16 @@ def test_unknown_actions_fields_and_wrong_types_of_every_game(env, game_id: str)
         refused(act([game_id]), 400, "bad_request")
 
 
-def test_unicode_and_very_long_names_and_headers(env) -> None:  # type: ignore[no-untyped-def]
+def test_unicode_and_very_long_names_and_headers(env: Env) -> None:
     c, r = env
     ok = c.post(
         "/api/v1/games",
         json={"game": "artus", "players": [{"name": "🐉" * 64}, {"name": "نور ❤️"}]},
     )
     assert ok.status_code == 201
-    assert [s["name"] for s in ok.json["seats"]] == ["🐉" * 64, "نور ❤️"]  # no U+200D: issue 33
-    gid, token = ok.json["id"], ok.json["seats"][0]["token"]
+    made = json_of(ok)
+    assert [s["name"] for s in made["seats"]] == ["🐉" * 64, "نور ❤️"]  # no U+200D: issue 33
+    gid, token = made["id"], made["seats"][0]["token"]
     before = r.xlen(keys(gid)["log"])
     for name in ("🐉" * 65, "", "   ", "a\x00b", "line\nbreak", "tab\there", "esc\x1b[31m", "\x85"):
         refused(
@@ -223,12 +244,12 @@ def test_unicode_and_very_long_names_and_headers(env) -> None:  # type: ignore[n
         refused(post_raw(c, path, b"null", token), 400, "bad_request")
 
 
-def test_a_seat_token_on_another_game_and_bot_seats(env) -> None:  # type: ignore[no-untyped-def]
+def test_a_seat_token_on_another_game_and_bot_seats(env: Env) -> None:
     c, r = env
     mine = new(c)
     theirs = new(c, "artus", (None, "random"))  # no worker here: the bot never moves
     gid = theirs["id"]
-    s = c.get(f"/api/v1/games/{gid}").json
+    s = json_of(c.get(f"/api/v1/games/{gid}"))
     assert s["to_act"] == [0] or s["to_act"] == [1]
     with Unchanged(r, gid, mine["id"]):
         for token in (*[t for t in mine["tokens"].values() if t], mine["host_token"]):
@@ -246,13 +267,13 @@ def test_a_seat_token_on_another_game_and_bot_seats(env) -> None:  # type: ignor
                 refused(resp, 401, "unauthorized")
         # the bot seat is to act (play the human's turn first if needed, outside the check)
     if s["to_act"] == [0]:
-        listed = c.get(f"/api/v1/games/{gid}/actions", headers=auth(theirs["tokens"][0])).json
+        listed = json_of(c.get(f"/api/v1/games/{gid}/actions", headers=auth(theirs["tokens"][0])))
         body = {"action": listed["actions"][0], "expected_version": listed["version"]}
         assert c.post(f"/api/v1/games/{gid}/actions", json=body,
                       headers=auth(theirs["tokens"][0])).status_code == 201  # fmt: skip
-    s = c.get(f"/api/v1/games/{gid}").json
+    s = json_of(c.get(f"/api/v1/games/{gid}"))
     assert s["to_act"] == [1]
-    listed = c.get(f"/api/v1/games/{gid}/actions", headers=auth(theirs["tokens"][0])).json
+    listed = json_of(c.get(f"/api/v1/games/{gid}/actions", headers=auth(theirs["tokens"][0])))
     assert listed["actions"] == [], "a human is offered no action for the bot"
     action = {"type": "place_knight", "seat": 3}
     body = {"action": action, "expected_version": s["version"]}
@@ -270,11 +291,11 @@ def test_a_seat_token_on_another_game_and_bot_seats(env) -> None:  # type: ignor
             assert err["details"]["reason"] == "not_a_player"
 
 
-def test_lone_surrogates_and_nul_are_refused_400_at_the_edge(env) -> None:  # type: ignore[no-untyped-def]
+def test_lone_surrogates_and_nul_are_refused_400_at_the_edge(env: Env) -> None:
     """Issue 10: a name "\\ud800", a seed "\\udfff", an import id "\\ud800" answered 500."""
     c, r = env
     admin = auth(ADMIN_TOKEN)  # the games made here are unlisted: the admin counts them
-    listed = c.get("/api/v1/games", headers=admin).json["total"]
+    listed = json_of(c.get("/api/v1/games", headers=admin))["total"]
     creations = [
         b'{"game": "artus", "players": [{"name": "\\ud800"}, {"name": "b"}]}',
         b'{"game": "artus", "players": [{"name": "a"}, {"name": "b"}], "seed": "\\udfff"}',
@@ -289,7 +310,7 @@ def test_lone_surrogates_and_nul_are_refused_400_at_the_edge(env) -> None:  # ty
     game = new(c, bots=(None, "random"))
     gid = game["id"]
     finished = new(c)  # an export of any game, as the operator sees it
-    export = c.get(f"/api/v1/games/{finished['id']}/export", headers=auth(ADMIN_TOKEN)).json
+    export = json_of(c.get(f"/api/v1/games/{finished['id']}/export", headers=auth(ADMIN_TOKEN)))
     raw_import = json.dumps({**export, "id": "\ud800"}).encode()
     assert b"\\ud800" in raw_import
     refused(post_raw(c, "/api/v1/games/import", raw_import, ADMIN_TOKEN), 400, "bad_request", "id")
@@ -298,5 +319,5 @@ def test_lone_surrogates_and_nul_are_refused_400_at_the_edge(env) -> None:  # ty
         bad = b'{"action": {"type": "x", "card": "\\udfff"}, "expected_version": 1}'
         refused(post_raw(c, path, bad, game["tokens"][0]), 400, "bad_request")
         refused(c.get("/api/v1/games?game=a%00b"), 400, "bad_request")
-    assert c.get("/api/v1/games", headers=admin).json["total"] == listed + 2
+    assert json_of(c.get("/api/v1/games", headers=admin))["total"] == listed + 2
     assert c.get("/api/v1/games").status_code == 200

@@ -12,7 +12,7 @@ import random
 import select
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -247,10 +247,11 @@ def test_a_head_sent_a_byte_at_a_time_is_read(serve: Served) -> None:
 def test_max_requests_restarts_the_api_process(tmp_path: Path) -> None:
     """gunicorn's ``--max-requests`` still counts requests (``Worker._counted``)."""
     with served(tmp_path, GUNICORN_CMD_ARGS="--max-requests 5") as s:
-        assert s.proc is not None
+        proc = s.proc
+        assert proc is not None
 
         def api_processes() -> set[int]:
-            return {p for p in descendants(s.proc.pid) if "gunicorn" in cmdline(p) and alive(p)}
+            return {p for p in descendants(proc.pid) if "gunicorn" in cmdline(p) and alive(p)}
 
         before = api_processes()
         for _ in range(12):
@@ -268,6 +269,11 @@ _VALUES = st.text(  # visible ASCII and Latin-1 (obs-text): what a value may hol
 )
 
 
+def _never_called(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+    """The app of a connection of which only the head is read."""
+    raise AssertionError("the app was called")
+
+
 @given(st.lists(st.tuples(_NAMES, _VALUES), max_size=12))
 @settings(max_examples=300, deadline=None)
 def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[str, str]]) -> None:
@@ -280,7 +286,7 @@ def test_the_header_size_counted_while_reading_is_the_edges(fields: list[tuple[s
             value = "12"
         lines.append(f"{name}: {value}".encode("latin-1"))
     conn = http1.Connection(
-        None, None, ("127.0.0.1", 1), ("127.0.0.1", "80"), bool, http1.Timeouts(), None
+        _never_called, None, ("127.0.0.1", 1), ("127.0.0.1", "80"), bool, http1.Timeouts(), None
     )
     env = conn._environ(b"\r\n".join(lines))[0]
     counted = env.pop(edge.HEADER_BYTES_KEY)
@@ -384,7 +390,7 @@ def test_fields_vouched_for_at_once_read_as_when_checked_line_by_line(fields: li
     and what the connection reads, or the same refusal."""
     head = b"\r\n".join([b"POST /x HTTP/1.1", *fields])
     lines = head.split(b"\r\n")
-    got = []
+    got: list[tuple[object, object]] = []
     for vouch in (True, False):
         env: dict[str, object] = {}
         try:

@@ -14,6 +14,7 @@ import copy
 import json
 from collections.abc import Iterator
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from service.chronicle import now_ms
 from service.redis_server import RedisServer
 from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN, settings
-from tests.reliability.test_hostile_input import auth, refused
+from tests.reliability.test_hostile_input import Env, auth, json_of, redis_bytes, refused
 from tests.reliability.test_preconditions import act, legal, placing_game
 
 IMPORT = "/api/v1/games/import"
@@ -36,7 +37,7 @@ FAR = "9999-12-31T23:59:59.999-14:00"
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, redis.Redis]]:
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     server = RedisServer(tmp_path_factory.mktemp("imports"), persistent=False)
     url = server.start()
     yield create_app(settings(url)).test_client(), redis.Redis.from_url(url)
@@ -46,7 +47,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient,
 def played_with_an_undo(c: FlaskClient, twice: bool = False) -> str:
     """A game with moves and one undo by a seat (the trail has one record; two if ``twice``)."""
     gid, tokens = placing_game(c)
-    b = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
+    b = json_of(c.get(f"/api/v1/games/{gid}"))["to_act"][0]
     start = legal(c, gid, tokens[b])
     assert act(c, gid, tokens[b], start["actions"][0], start["version"]).status_code == 201
     assert c.post(f"/api/v1/games/{gid}/undo", json={}, headers=auth(tokens[b])).status_code == 200
@@ -64,7 +65,7 @@ def played_with_an_undo(c: FlaskClient, twice: bool = False) -> str:
 def exported(c: FlaskClient, gid: str) -> dict[str, Any]:
     r = c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN))
     assert r.status_code == 200
-    return r.json
+    return json_of(r)
 
 
 def rechained(doc: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +87,7 @@ def stored_games(r: redis.Redis) -> int:
     return len(list(r.scan_iter(match="{g:*}:meta")))
 
 
-def test_far_future_times_with_odd_offsets_are_refused_and_listing_never_500s(env) -> None:  # type: ignore[no-untyped-def]
+def test_far_future_times_with_odd_offsets_are_refused_and_listing_never_500s(env: Env) -> None:
     c, r = env
     doc = exported(c, played_with_an_undo(c))
     before = stored_games(r)
@@ -111,7 +112,7 @@ def test_far_future_times_with_odd_offsets_are_refused_and_listing_never_500s(en
         assert c.get(path).status_code == 200, path
 
 
-def test_ids_are_checked(env) -> None:  # type: ignore[no-untyped-def]
+def test_ids_are_checked(env: Env) -> None:
     c, r = env
     doc = exported(c, played_with_an_undo(c))
     before = stored_games(r)
@@ -123,7 +124,7 @@ def test_ids_are_checked(env) -> None:  # type: ignore[no-untyped-def]
     assert stored_games(r) == before
 
 
-def test_every_field_of_the_undo_trail_is_checked(env) -> None:  # type: ignore[no-untyped-def]
+def test_every_field_of_the_undo_trail_is_checked(env: Env) -> None:
     c, r = env
     doc = exported(c, played_with_an_undo(c))
     [record] = doc["undone"]
@@ -154,7 +155,7 @@ def test_every_field_of_the_undo_trail_is_checked(env) -> None:  # type: ignore[
     assert stored_games(r) == before
     ok = post_import(c, doc)
     assert ok.status_code == 201, ok.json
-    audit = c.get(f"/api/v1/games/{ok.json['id']}/audit", headers=auth(ADMIN_TOKEN)).json
+    audit = json_of(c.get(f"/api/v1/games/{json_of(ok)['id']}/audit", headers=auth(ADMIN_TOKEN)))
     assert audit["chain_ok"] is True and audit["undo_chain_ok"] is True
     assert audit["undo_chain_unsigned"] is None
     assert audit["imported"]["from"] == doc["id"]
@@ -164,21 +165,21 @@ def test_every_field_of_the_undo_trail_is_checked(env) -> None:  # type: ignore[
     assert audit["undone"][0]["by"] == record["by"]
 
 
-def test_the_undo_history_has_tamper_evidence_of_its_own(env) -> None:  # type: ignore[no-untyped-def]
+def test_the_undo_history_has_tamper_evidence_of_its_own(env: Env) -> None:
     c, r = env
     gid = played_with_an_undo(c)
-    audit = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    audit = json_of(c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)))
     assert audit["chain_ok"] is True and audit["undo_chain_ok"] is True
     assert audit["first_bad_undo"] is None and audit["imported"] is None
     [record] = audit["undone"]
     made_up = {**record, "by": "host"}
     r.rpush(keys(gid)["undone"], json.dumps(made_up))
-    tampered = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    tampered = json_of(c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)))
     assert tampered["chain_ok"] is True
     assert tampered["undo_chain_ok"] is False and tampered["first_bad_undo"] == 1
     r.lset(keys(gid)["undone"], 0, json.dumps({**record, "by": "host"}))
     r.rpop(keys(gid)["undone"])
-    edited = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    edited = json_of(c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)))
     assert edited["undo_chain_ok"] is False and edited["first_bad_undo"] == 0
 
 
@@ -187,7 +188,7 @@ def unsigned(record: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k != "hash"}
 
 
-def test_a_legacy_undo_trail_imports_unsigned_and_a_half_signed_one_is_refused(env) -> None:  # type: ignore[no-untyped-def]
+def test_a_legacy_undo_trail_imports_unsigned_and_a_half_signed_one_is_refused(env: Env) -> None:
     c, r = env
     doc = exported(c, played_with_an_undo(c, twice=True))
     first, second = doc["undone"]
@@ -207,8 +208,8 @@ def test_a_legacy_undo_trail_imports_unsigned_and_a_half_signed_one_is_refused(e
 
     ok = post_import(c, {**doc, "undone": legacy})
     assert ok.status_code == 201, ok.json
-    gid = ok.json["id"]
-    audit = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    gid = json_of(ok)["id"]
+    audit = json_of(c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)))
     assert audit["chain_ok"] is True
     assert audit["undo_chain_ok"] is None and audit["first_bad_undo"] is None
     assert "first 2 undo records" in audit["undo_chain_unsigned"]
@@ -219,18 +220,21 @@ def test_a_legacy_undo_trail_imports_unsigned_and_a_half_signed_one_is_refused(e
 
     # a later undo on it is signed, chained from the genesis: the verdict stays "unsigned"
     # for the legacy records and the new one is checked (a change to it shows)
-    tokens = {s["seat"]: s["token"] for s in ok.json["seats"]}
-    seat = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
+    tokens = {s["seat"]: s["token"] for s in json_of(ok)["seats"]}
+    seat = json_of(c.get(f"/api/v1/games/{gid}"))["to_act"][0]
     mine = legal(c, gid, tokens[seat])
     assert act(c, gid, tokens[seat], mine["actions"][0], mine["version"]).status_code == 201
     undo = c.post(f"/api/v1/games/{gid}/undo", json={}, headers=auth(tokens[seat]))
     assert undo.status_code == 200, undo.json
-    audit = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    audit = json_of(c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)))
     assert audit["undo_chain_ok"] is None and audit["first_bad_undo"] is None
     assert "first 2 undo records" in audit["undo_chain_unsigned"]
     assert "hash" in audit["undone"][2]
     # its backup line restores with the unsigned records its meta counts, and no other way
-    meta = {k.decode(): v.decode() for k, v in r.hgetall(keys(gid)["meta"]).items()}
+    meta = {
+        redis_bytes(k).decode(): redis_bytes(v).decode()
+        for k, v in r.hgetall(keys(gid)["meta"]).items()
+    }
     line = {"format": backup.FORMAT, "id": gid, "meta": meta, "export": exported(c, gid)}
     assert backup.check(line, now_ms())[4] == line["export"]["undone"]
     for bad_meta in ({k: v for k, v in meta.items() if k != "unsigned_undos"},
@@ -238,21 +242,21 @@ def test_a_legacy_undo_trail_imports_unsigned_and_a_half_signed_one_is_refused(e
                      {**meta, "verified": json.dumps(["undo_trail"])}):  # fmt: skip
         with pytest.raises(backup.RestoreRefused, match="undo"):
             backup.check({**line, "meta": bad_meta}, now_ms())
-    record = json.loads(r.lindex(keys(gid)["undone"], 2))
+    record = json.loads(redis_bytes(r.lindex(keys(gid)["undone"], 2)))
     r.lset(keys(gid)["undone"], 2, json.dumps({**record, "by": "host"}))
-    tampered = c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)).json
+    tampered = json_of(c.get(f"/api/v1/games/{gid}/audit", headers=auth(ADMIN_TOKEN)))
     assert tampered["undo_chain_ok"] is False and tampered["first_bad_undo"] == 2
 
     # a game of this service whose hashes are stripped is not "unsigned": it is broken
     native = played_with_an_undo(c)
     [record] = [json.loads(u) for u in r.lrange(keys(native)["undone"], 0, -1)]
     r.lset(keys(native)["undone"], 0, json.dumps(unsigned(record)))
-    stripped = c.get(f"/api/v1/games/{native}/audit", headers=auth(ADMIN_TOKEN)).json
+    stripped = json_of(c.get(f"/api/v1/games/{native}/audit", headers=auth(ADMIN_TOKEN)))
     assert stripped["undo_chain_ok"] is False and stripped["first_bad_undo"] == 0
     assert stripped["undo_chain_unsigned"] is None
 
 
-def test_imports_need_the_admin_token_unless_opened(env, tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_imports_need_the_admin_token_unless_opened(env: Env, tmp_path: Path) -> None:
     c, r = env
     gid = played_with_an_undo(c)
     doc = exported(c, gid)

@@ -36,7 +36,7 @@ from domain.errors import UndoRefused
 from domain.games import GAMES
 from projections import chain
 from projections.fold import fold
-from projections.records import from_full, full
+from projections.records import Recorded, from_full, full
 from projections.replay import replay
 from projections.views import ADMIN, HOST, SEAT, Caller
 from service.app import create_app
@@ -47,6 +47,7 @@ from service.redis_server import RedisServer
 from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN
 from tests.conftest import settings as app_settings
+from tests.reliability.test_hostile_input import json_of
 
 STEPS: dict[str, int] = {}
 VARIANTS = [
@@ -223,17 +224,24 @@ def test_the_host_cannot_cut_a_command_in_two(ch: Chronicle) -> None:
     created = ch.create(None, "kings-and-castles", [{"name": "a"}, {"name": "b"}],
                         {"undo": "host"}, "cut")  # fmt: skip
     gid, game, rng = created["id"], GAMES["kings-and-castles"], random.Random(3)
-    records: list[Any] = []
+    records: list[Recorded] = []
     while not any(r.command is None and r.version > 2 for r in records):
         m = ch.current(gid).match
         seat = m.to_act(game)[0]
         ch.act(gid, Caller(SEAT, seat), rng.choice(game.legal_actions(m.state, seat)), m.version)
-        records = ch.store.load(gid, None, base=0, snapshot=False).records  # type: ignore[union-attr]
+        records = _log(ch, gid)
     inside = next(r.version for r in records if r.command is None and r.version > 2) - 1
     with pytest.raises(UndoRefused) as refused:
         ch.undo(gid, Caller(HOST), inside)
     assert refused.value.reason == "bad_version"
-    assert ch.store.load(gid, None, base=0, snapshot=False).records == records  # type: ignore[union-attr]
+    assert _log(ch, gid) == records
+
+
+def _log(ch: Chronicle, gid: str) -> list[Recorded]:
+    """The game's whole log as stored (no snapshot)."""
+    loaded = ch.store.load(gid, None, base=0, snapshot=False)
+    assert loaded is not None
+    return loaded.records
 
 
 # ---- import refusals ------------------------------------------------------------------------
@@ -264,7 +272,7 @@ def _refused_at(client: FlaskClient, doc: dict) -> tuple[int, str]:
     admin = {"Authorization": f"Bearer {ADMIN_TOKEN}"}
     r = client.post("/api/v1/games/import", json=doc, headers=admin)
     assert r.status_code == 422, r.json
-    err = r.json["error"]
+    err = json_of(r)["error"]
     assert (
         err["code"] == "illegal_action" and f"version {err['details']['version']}" in err["message"]
     )
@@ -321,7 +329,9 @@ def test_an_import_with_an_illegal_command_is_refused_naming_the_version(
         command["extra"] = 1
     records[i] = replace(records[i], command=command)
     if forged == "other seat":
-        records[i] = replace(records[i], actor=(records[i].actor + 1) % 2)
+        actor = records[i].actor
+        assert actor is not None  # a command's batch: a seat acted
+        records[i] = replace(records[i], actor=(actor + 1) % 2)
     key, head = chain.chain_key(doc["seed"]), records[i - 1].hash
     for j in range(i, len(records)):
         records[j] = replace(records[j], hash=chain.link(key, head, records[j]))

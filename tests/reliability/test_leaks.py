@@ -49,6 +49,7 @@ from service.redis_server import RedisServer
 from service.redis_store import RedisEventStore
 from tests.conftest import ADMIN_TOKEN, settings
 from tests.reliability.secrets import problems
+from tests.reliability.test_hostile_input import json_of
 
 # (game, options, players, undo policy, seed of the random play)
 GAMES_PLAYED = [
@@ -96,7 +97,7 @@ class Sweep:
         body["turn_time"] = "P1D"  # views and summaries carry deadlines
         r = c.post("/api/v1/games", json=body)
         assert r.status_code == 201, r.json
-        created = r.json
+        created = json_of(r)
         self.gid = created["id"]
         self.host = created["host_token"]
         self.codes = [i["code"] for i in created["invitations"]]
@@ -107,8 +108,9 @@ class Sweep:
                 json={"name": f"p{i['seat']}", "invitation": i["code"]},
             )
             assert r.status_code == 201, r.json
-            assert set(r.json) == {"seat", "token"} and r.json["seat"] == i["seat"]
-            self.tokens[i["seat"]] = r.json["token"]
+            joined = json_of(r)
+            assert set(joined) == {"seat", "token"} and joined["seat"] == i["seat"]
+            self.tokens[i["seat"]] = joined["token"]
         self.line = 0  # chat lines said
         self.said: list[tuple[int, str]] = []  # (line id, room) of every line said
         self.hidden: dict[int, str] = {}  # line id -> text, of the lines the host hid
@@ -250,7 +252,9 @@ class Sweep:
         try:
             chunks = iter(r.response)
             while at != self.version or chat_at < want:
-                buf += next(chunks).decode()
+                chunk = next(chunks)
+                assert isinstance(chunk, bytes)  # a streamed body: the WSGI app's bytes
+                buf += chunk.decode()
                 while "\n\n" in buf and (at != self.version or chat_at < want):
                     block, buf = buf.split("\n\n", 1)
                     at, chat_at = self.frame(caller, block, at, chat_at)
@@ -491,7 +495,7 @@ def test_no_bot_choice_depends_on_what_its_seat_cannot_see(
     from domain import bots, simulate
     from domain.engine import Config, Match, Player
     from domain.rng import Rng
-    from domain.search.ismcts import FastRng
+    from domain.search.ismcts import FastRng, SearchBot
     from workers.jobs import deadline
 
     def choose(match: Match, state: Any, seat: int, name: str, rng: Rng) -> dict[str, Any]:
@@ -506,7 +510,9 @@ def test_no_bot_choice_depends_on_what_its_seat_cannot_see(
         return bots.decide(g, asked, seat, rng, stop=deadline(600.0))
 
     g = GAMES[game]
-    sample = g.bots["mcts"].adapter.sample
+    mcts = g.bots["mcts"]
+    assert isinstance(mcts, SearchBot)
+    sample = mcts.adapter.sample
     config = Config(game, dict(options), tuple(Player(f"p{i}", "random") for i in range(n)))
     swapped = asked = searched = 0
     for k, step in enumerate(simulate.playthrough(g, config, f"bot-leaks-{seed}")):

@@ -12,14 +12,17 @@ import random
 from pathlib import Path
 
 import pytest
+import redis
 import requests
 
+from chronicle_client.types import Created
 from domain.engine import Config, Player
 from domain.games import GAMES
 from projections import chain
 from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN
 from tests.reliability.stack import stack, wait_until
+from tests.reliability.test_hostile_input import redis_bytes
 from tests.support.client import Client
 
 
@@ -31,8 +34,11 @@ def card_ids() -> set[str]:
     return {c for own in state.piles for cards in own.values() for c in cards}
 
 
-def secrets_of(r, gid: str, created: dict) -> list[str]:  # type: ignore[no-untyped-def]
-    meta = {k.decode(): v.decode() for k, v in r.hgetall(keys(gid)["meta"]).items()}
+def secrets_of(r: redis.Redis, gid: str, created: Created) -> list[str]:
+    meta = {
+        redis_bytes(k).decode(): redis_bytes(v).decode()
+        for k, v in r.hgetall(keys(gid)["meta"]).items()
+    }
     return [
         meta["seed"],
         chain.chain_key(meta["seed"]).hex(),

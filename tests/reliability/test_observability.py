@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -19,7 +20,7 @@ from tests.support.client import Client
 from tests.support.metrics import scrape, value
 
 
-def json_lines(text: str) -> list[dict]:  # type: ignore[type-arg]
+def json_lines(text: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.startswith("{")]
 
 

@@ -11,11 +11,13 @@ import pytest
 import redis
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.http import limits
 from service.redis_server import RedisServer, free_port
 from tests.conftest import settings
+from tests.reliability.test_hostile_input import json_of
 
 
 @pytest.fixture(params=["tcp", "unix"])
@@ -36,7 +38,7 @@ def app_with(monkeypatch: pytest.MonkeyPatch, url: str, token: str, address: str
 def new_game(c: FlaskClient) -> tuple[str, list[str], str]:
     r = c.post("/api/v1/games", json={"game": "artus", "players": [{"name": "a"}, {"name": "b"}]})
     assert r.status_code == 201, r.json
-    body = r.json
+    body = json_of(r)
     return body["id"], [s["token"] for s in body["seats"]], body["host_token"]
 
 
@@ -44,9 +46,9 @@ def auth(token: str | None) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"} if token else {}
 
 
-def assert_limited(r, limit: str) -> None:  # type: ignore[no-untyped-def]
+def assert_limited(r: TestResponse, limit: str) -> None:
     assert r.status_code == 429, r.json
-    err = r.json["error"]
+    err = json_of(r)["error"]
     assert err["code"] == "rate_limited" and "rate limit" in err["message"]
     assert err["details"]["limit"] == limit and err["details"]["retry_after"] > 0
     assert int(r.headers["Retry-After"]) == err["details"]["retry_after"]
@@ -56,8 +58,8 @@ def test_per_token_limit(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
     app = app_with(monkeypatch, url, "6/minute", "off")
     c = app.test_client()
     gid, tokens, _ = new_game(c)  # no token: only the address limit (off) counts
-    version = c.get(f"/api/v1/games/{gid}").json["version"]
-    seat = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
+    version = json_of(c.get(f"/api/v1/games/{gid}"))["version"]
+    seat = json_of(c.get(f"/api/v1/games/{gid}"))["to_act"][0]
     for _ in range(6):
         assert c.get(f"/api/v1/games/{gid}/view", headers=auth(tokens[seat])).status_code == 200
     assert_limited(c.get(f"/api/v1/games/{gid}/view", headers=auth(tokens[seat])), "6 per 1 minute")
@@ -67,7 +69,7 @@ def test_per_token_limit(monkeypatch: pytest.MonkeyPatch, url: str) -> None:
         c.post(f"/api/v1/games/{gid}/actions", json=body, headers=auth(tokens[seat])),
         "6 per 1 minute",
     )
-    assert c.get(f"/api/v1/games/{gid}").json["version"] == version
+    assert json_of(c.get(f"/api/v1/games/{gid}"))["version"] == version
     # other tokens and spectators are not affected; a made-up token has its own counter
     assert c.get(f"/api/v1/games/{gid}/view", headers=auth(tokens[1 - seat])).status_code == 200
     for _ in range(10):

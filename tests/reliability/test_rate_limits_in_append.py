@@ -11,12 +11,14 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from bench.scripts import Script, scripts
 from domain.games import GAMES
 from service.app import create_app
-from service.http import actions, limits
+from service.http import actions, edge, limits, move_path
 from tests.conftest import settings
+from tests.reliability.test_hostile_input import json_of
 
 MOVES = "/api/v1/games/{}/actions"
 
@@ -38,11 +40,11 @@ class Table:
         seat, version, action = self.script.moves[self.played if i is None else i]
         return seat, {"action": action, "expected_version": version}
 
-    def post(self, seat: int, body: Any, **headers: str) -> Any:
+    def post(self, seat: int, body: Any, **headers: str) -> TestResponse:
         headers["Authorization"] = f"Bearer {self.tokens[seat]}"
         return self.c.post(MOVES.format(self.gid), json=body, headers=headers)
 
-    def move(self) -> Any:
+    def move(self) -> TestResponse:
         """The next recorded move, which the rules accept."""
         seat, body = self.body()
         r = self.post(seat, body)
@@ -110,7 +112,7 @@ def test_over_the_limit_the_limit_answers_first_and_nothing_is_appended(
     seat, body = t.body()
     # a legal move over the limit: refused by its own append, which counted it first
     r = t.post(seat, body)
-    assert r.status_code == 429 and r.json["error"]["details"]["limit"] == "3 per 1 minute"
+    assert r.status_code == 429 and json_of(r)["error"]["details"]["limit"] == "3 per 1 minute"
     assert r.headers["Retry-After"] == "60" and t.version() == version
     assert t.r.xlen(f"{{g:{t.gid}}}:log") == version
     # an illegal one, a stale one: the limit's answer, not the rules'
@@ -125,7 +127,12 @@ def test_a_client_refused_lately_is_counted_first_without_the_rules_deciding(
     t = Table(monkeypatch, own_redis_url, "off", "3/minute")
     moved: list[int] = []
     real_act = actions.act
-    monkeypatch.setattr(actions, "act", lambda *a, **k: moved.append(1) or real_act(*a, **k))
+
+    def counted(*a: Any, **k: Any) -> Any:
+        moved.append(1)
+        return real_act(*a, **k)
+
+    monkeypatch.setattr(actions, "act", counted)
     assert [t.move().status_code for _ in range(4)] == [201, 201, 201, 429]  # by the append
     assert len(moved) == 4
     seat, body = t.body()
@@ -137,7 +144,10 @@ def test_a_client_refused_lately_is_counted_first_without_the_rules_deciding(
     assert len(moved) == 4  # none of them given to the rules
     assert (after[0] - before[0], after[1] - before[1]) == (3, 3)  # each: its counter's call
     # once the refused window is over (here: made over), moves count in their append again
-    path = t.app.wsgi_app.app
+    edge_limits = t.app.wsgi_app
+    assert isinstance(edge_limits, edge.EdgeLimits)  # around the move path (service/app.py)
+    path = edge_limits.app
+    assert isinstance(path, move_path.MovePath)
     path.hot = dict.fromkeys(path.hot, time.monotonic() - 1)
     t.r.delete(*t.r.keys("chronicle-rl:*"))
     before = t.calls()

@@ -17,6 +17,7 @@ from typing import Any
 
 import requests
 
+from domain.engine import Match
 from domain.errors import Refused
 from domain.games import GAMES
 from projections.fold import fold
@@ -34,7 +35,8 @@ from tests.support.sse import Frame, Stream
 
 
 def _matches(ch: Chronicle, gid: str) -> list[Any]:
-    game, out = GAMES["artus"], [None]
+    game = GAMES["artus"]
+    out: list[Match | None] = [None]
     for rec in ch.store.read(gid, 0, 100_000):
         out.append(fold(game, [rec], out[-1]) if out[-1] is not None else fold(game, [rec]))
     return out
@@ -138,9 +140,9 @@ def test_the_stream_delivers_redacts_resumes_and_beats(tmp_path: Path) -> None:
                 url, params={"after": last}, headers={"Authorization": headers["Authorization"]}
             ),
         ):
-            frames = []
+            frames: list[Frame] = []
             skipped: list[Frame] = []
-            while not frames or int(frames[-1].id) < version:
+            while not frames or _version_of(frames[-1]) < version:
                 frame, passed = _next_data(resumed)
                 frames.append(frame)
                 skipped += passed
@@ -198,10 +200,16 @@ def _checked(frame: Frame) -> Frame:
     return frame
 
 
+def _version_of(frame: Frame) -> int:
+    """The version an ``events`` or ``undo`` frame's id names."""
+    assert frame.id is not None, frame
+    return int(frame.id)
+
+
 def _next_data(st: Stream) -> tuple[Frame, list[Frame]]:
     """The next ``events`` or ``undo`` frame (heartbeats and status changes skipped), each
     frame checked against the document."""
-    skipped = []
+    skipped: list[Frame] = []
     for _ in range(100):
         frame = _checked(st.next())
         if frame.kind not in ("comment", "retry", "status"):

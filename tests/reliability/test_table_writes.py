@@ -23,7 +23,14 @@ from service import chat
 from service.app import create_app
 from service.redis_server import RedisServer
 from tests.conftest import ADMIN_TOKEN, settings
-from tests.reliability.test_hostile_input import Unchanged, auth, post_raw, refused
+from tests.reliability.test_hostile_input import (
+    Env,
+    Unchanged,
+    auth,
+    json_of,
+    post_raw,
+    refused,
+)
 
 OPEN = {"open": True}
 
@@ -45,7 +52,7 @@ def app(monkeypatch: pytest.MonkeyPatch, url: str, **env: str) -> Flask:
 def table(c: FlaskClient, players: list[dict[str, Any]], **fields: Any) -> dict[str, Any]:
     r = c.post("/api/v1/games", json={"game": "artus", "players": players, **fields})
     assert r.status_code == 201, r.json
-    return r.json
+    return json_of(r)
 
 
 def codes(created: dict[str, Any]) -> dict[int, str]:
@@ -97,7 +104,7 @@ def test_bad_text_in_table_names_chat_and_webhooks_is_400(
             "bad_request",
         )
     assert chat_lines(r, gid) == 0
-    assert c.get(f"/api/v1/games/{gid}").json["seats"][1] == {"seat": 1, "open": True}
+    assert json_of(c.get(f"/api/v1/games/{gid}"))["seats"][1] == {"seat": 1, "open": True}
 
 
 def test_table_creation_counts_in_the_creation_quota(
@@ -147,7 +154,7 @@ def test_a_full_store_refuses_joins_table_commands_chat_and_webhooks_507(
         join = {"name": "Eve", "invitation": codes(waiting)[2]}
         refused(c.post(f"/api/v1/games/{gid}/join", json=join), 507, "storage_full")
         refused(
-            c.post(f"/api/v1/games/{gid}/leave", json={}, headers=auth(joined.json["token"])),
+            c.post(f"/api/v1/games/{gid}/leave", json={}, headers=auth(json_of(joined)["token"])),
             507,
             "storage_full",
         )
@@ -183,14 +190,14 @@ def test_a_full_store_refuses_joins_table_commands_chat_and_webhooks_507(
 
 
 @pytest.fixture(scope="module")
-def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[FlaskClient, redis.Redis]]:
+def env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Env]:
     server = RedisServer(tmp_path_factory.mktemp("table-writes"), persistent=False)
     url = server.start()
     yield create_app(settings(url)).test_client(), redis.Redis.from_url(url)
     server.stop()
 
 
-def test_if_match_guards_join_leave_start_resign_and_abandon_412(env) -> None:  # type: ignore[no-untyped-def]
+def test_if_match_guards_join_leave_start_resign_and_abandon_412(env: Env) -> None:
     c, r = env
     created = table(c, [{"name": "Ann"}, OPEN, OPEN])
     gid, host, invitations = created["id"], created["host_token"], codes(created)
@@ -209,7 +216,7 @@ def test_if_match_guards_join_leave_start_resign_and_abandon_412(env) -> None:  
             "precondition_failed",
         )
         assert err["details"]["current_etag"] == etag(c, gid)
-        for path, token in (("leave", bob.json["token"]), ("start", host)):
+        for path, token in (("leave", json_of(bob)["token"]), ("start", host)):
             refused(
                 c.post(
                     f"/api/v1/games/{gid}/{path}",
@@ -231,7 +238,7 @@ def test_if_match_guards_join_leave_start_resign_and_abandon_412(env) -> None:  
                 412,
                 "precondition_failed",
             )
-    spec = c.get("/api/v1/openapi.json").json["paths"]
+    spec = json_of(c.get("/api/v1/openapi.json"))["paths"]
     for op in ("join", "leave", "start", "resign", "abandon"):
         doc = spec[f"/api/v1/games/{{game_id}}/{op}"]["post"]
         names = {p["name"] for p in doc.get("parameters", [])}
@@ -239,7 +246,7 @@ def test_if_match_guards_join_leave_start_resign_and_abandon_412(env) -> None:  
         assert ("Idempotency-Key" in names) == (op in ("start", "resign", "abandon")), op
 
 
-def test_idempotency_keys_replay_start_and_resign(env) -> None:  # type: ignore[no-untyped-def]
+def test_idempotency_keys_replay_start_and_resign(env: Env) -> None:
     c, r = env
     created = table(c, [{"name": "Ann"}, OPEN])
     gid, host = created["id"], created["host_token"]
@@ -262,8 +269,8 @@ def test_idempotency_keys_replay_start_and_resign(env) -> None:  # type: ignore[
     )
     gid, host = created["id"], created["host_token"]
     tokens = {s["seat"]: s["token"] for s in created["seats"]}
-    seat = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
-    listed = c.get(f"/api/v1/games/{gid}/actions", headers=auth(tokens[seat])).json
+    seat = json_of(c.get(f"/api/v1/games/{gid}"))["to_act"][0]
+    listed = json_of(c.get(f"/api/v1/games/{gid}/actions", headers=auth(tokens[seat])))
     moved = c.post(
         f"/api/v1/games/{gid}/actions",
         headers=auth(tokens[seat]),
@@ -275,7 +282,7 @@ def test_idempotency_keys_replay_start_and_resign(env) -> None:  # type: ignore[
     done = c.post(f"/api/v1/games/{gid}/resign", json={}, headers=resign)
     assert (
         done.status_code == 200
-        and done.json["version"] == c.get(f"/api/v1/games/{gid}").json["version"]
+        and json_of(done)["version"] == json_of(c.get(f"/api/v1/games/{gid}"))["version"]
     )
     with Unchanged(r, gid):
         replayed = c.post(f"/api/v1/games/{gid}/resign", json={}, headers=resign)
@@ -283,7 +290,9 @@ def test_idempotency_keys_replay_start_and_resign(env) -> None:  # type: ignore[
     # every table event is an undo barrier (domain/table.py): the answer stays in the log,
     # so the key keeps replaying it (an undone answer would be 422, as for actions)
     undo = c.post(
-        f"/api/v1/games/{gid}/undo", json={"to_version": moved.json["version"]}, headers=auth(host)
+        f"/api/v1/games/{gid}/undo",
+        json={"to_version": json_of(moved)["version"]},
+        headers=auth(host),
     )
     refused(undo, 409, "undo_refused")
     with Unchanged(r, gid):
@@ -295,18 +304,18 @@ def test_idempotency_keys_replay_start_and_resign(env) -> None:  # type: ignore[
         json={},
         headers={**auth(tokens[seat]), "Idempotency-Key": "r1"},
     )
-    assert other.status_code == 200 and other.json["seat"] == seat
+    assert other.status_code == 200 and json_of(other)["seat"] == seat
 
 
 def _table_game_with_a_trail_and_chat(c: FlaskClient) -> tuple[str, dict[str, Any]]:
     """A public table joined, played, undone, talked in, hidden in and abandoned."""
     created = table(c, [{"name": "Ann"}, OPEN], public=True, turn_time="PT1H")
     gid, host = created["id"], created["host_token"]
-    bob = c.post(f"/api/v1/games/{gid}/join", json={"name": "Bob"}).json
+    bob = json_of(c.post(f"/api/v1/games/{gid}/join", json={"name": "Bob"}))
     tokens = {0: created["seats"][0]["token"], 1: bob["token"]}
     for _ in range(3):
-        seat = c.get(f"/api/v1/games/{gid}").json["to_act"][0]
-        listed = c.get(f"/api/v1/games/{gid}/actions", headers=auth(tokens[seat])).json
+        seat = json_of(c.get(f"/api/v1/games/{gid}"))["to_act"][0]
+        listed = json_of(c.get(f"/api/v1/games/{gid}/actions", headers=auth(tokens[seat])))
         r = c.post(
             f"/api/v1/games/{gid}/actions",
             headers=auth(tokens[seat]),
@@ -326,32 +335,32 @@ def _table_game_with_a_trail_and_chat(c: FlaskClient) -> tuple[str, dict[str, An
         c.post(f"/api/v1/games/{gid}/chat/2/hide", json={}, headers=auth(host)).status_code == 200
     )
     assert c.post(f"/api/v1/games/{gid}/abandon", json={}, headers=auth(host)).status_code == 200
-    return gid, c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN)).json
+    return gid, json_of(c.get(f"/api/v1/games/{gid}/export", headers=auth(ADMIN_TOKEN)))
 
 
-def test_a_table_game_with_its_undo_trail_and_chat_round_trips_through_import(env) -> None:  # type: ignore[no-untyped-def]
+def test_a_table_game_with_its_undo_trail_and_chat_round_trips_through_import(env: Env) -> None:
     c, _ = env
     gid, export = _table_game_with_a_trail_and_chat(c)
     assert export["table"] and export["undone"] and len(export["chat"]) == 2
     assert export["chat"][1]["hidden_by"]["by"] == "host"
     imported = c.post("/api/v1/games/import", json=export, headers=auth(ADMIN_TOKEN))
     assert imported.status_code == 201, imported.json
-    new = imported.json["id"]
-    assert new != gid and c.get(f"/api/v1/games/{new}").json["seats"][1]["name"] == "Bob"
-    lines = c.get(f"/api/v1/games/{new}/chat").json["lines"]  # over: both rooms for everyone
+    new = json_of(imported)["id"]
+    assert new != gid and json_of(c.get(f"/api/v1/games/{new}"))["seats"][1]["name"] == "Bob"
+    lines = json_of(c.get(f"/api/v1/games/{new}/chat"))["lines"]  # over: both rooms for everyone
     assert [x.get("text") for x in lines] == ["gl\nhf", None] and lines[1]["hidden"]
-    audit = c.get(f"/api/v1/games/{new}/audit", headers=auth(ADMIN_TOKEN)).json
+    audit = json_of(c.get(f"/api/v1/games/{new}/audit", headers=auth(ADMIN_TOKEN)))
     assert audit["chain_ok"] and audit["undo_chain_ok"], audit
     assert "undo_trail" in audit["imported"]["verified"]
-    again = c.get(f"/api/v1/games/{new}/export", headers=auth(ADMIN_TOKEN)).json
+    again = json_of(c.get(f"/api/v1/games/{new}/export", headers=auth(ADMIN_TOKEN)))
     for field in ("table", "events", "undone", "chat", "head_hash", "seed", "players"):
         assert again[field] == export[field], field
-    assert again["id"] == new and c.get(f"/api/v1/games/{new}").json["status"] == "abandoned"
+    assert again["id"] == new and json_of(c.get(f"/api/v1/games/{new}"))["status"] == "abandoned"
     # and the re-export imports again (export -> import -> export -> import)
     assert c.post("/api/v1/games/import", json=again, headers=auth(ADMIN_TOKEN)).status_code == 201
 
 
-def test_a_tampered_table_export_is_refused_whole(env) -> None:  # type: ignore[no-untyped-def]
+def test_a_tampered_table_export_is_refused_whole(env: Env) -> None:
     c, r = env
     _, export = _table_game_with_a_trail_and_chat(c)
     games = len(list(r.scan_iter(match="{g:*}:meta")))

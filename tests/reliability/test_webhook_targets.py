@@ -19,7 +19,7 @@ from service import webhooks
 from service.app import create_app
 from service.redis_server import RedisServer
 from tests.conftest import settings
-from tests.reliability.test_hostile_input import auth, refused
+from tests.reliability.test_hostile_input import auth, json_of, refused
 
 CARRY_PRIVATE = (
     "http://[64:ff9b::7f00:1]/hook",  # NAT64 of 127.0.0.1
@@ -76,7 +76,8 @@ def test_carried_private_ipv4_and_bad_ports_are_refused_at_registration(
     resolving(monkeypatch, {"example.org": PUBLIC})
     c = create_app(settings(url)).test_client()
     created = c.post("/api/v1/games", json={"game": "artus", "players": [{"name": "A"}] * 2})
-    gid, token = created.json["id"], created.json["seats"][0]["token"]
+    made = json_of(created)
+    gid, token = made["id"], made["seats"][0]["token"]
     put = f"/api/v1/games/{gid}/webhook"
     for target in CARRY_PRIVATE:
         err = refused(c.put(put, json={"url": target}, headers=auth(token)), 400, "bad_request")

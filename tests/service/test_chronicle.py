@@ -19,6 +19,7 @@ from service.errors import Unauthorized
 from service.jobs import NoJobs
 from service.loading import Current
 from service.redis_store import RedisEventStore
+from service.store import Loaded
 from tests.support.client import Client
 
 
@@ -120,7 +121,7 @@ class SeenHooks:
 
 
 def test_a_move_on_a_warm_cache_reads_nothing_and_a_stale_cache_changes_nothing(
-    redis_client: redis.Redis,
+    redis_client: redis.Redis, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """``act_as`` decides on the cached state with no read (one round trip: the append); a
     cache another process made stale (moves, a webhook registered) is refused by the append,
@@ -138,9 +139,14 @@ def test_a_move_on_a_warm_cache_reads_nothing_and_a_stale_cache_changes_nothing(
         version = cur.match.version
         return ch.act_as(gid, f"Bearer {tokens[seat]}", action, version)
 
-    loads = []
+    loads: list[tuple[Any, ...]] = []
     load = a.store.load
-    a.store.load = lambda *args, **kw: loads.append(args) or load(*args, **kw)  # type: ignore[method-assign]
+
+    def counted(*args: Any, **kw: Any) -> Loaded | None:
+        loads.append(args)
+        return load(*args, **kw)
+
+    monkeypatch.setattr(a.store, "load", counted)
     cur = a.loader.current(gid)
     loads.clear()
     seat = cur.match.to_act(cur.game)[0]

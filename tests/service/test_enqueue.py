@@ -17,7 +17,7 @@ from service.jobs import BACKGROUND_QUEUE, FUNCTIONS, QUEUE, RQJobQueue
 VOLATILE = {b"created_at", b"enqueued_at", b"last_heartbeat", b"data"}  # times; data: below
 
 
-def _stored(r: redis.Redis, job_id: str) -> dict[bytes, bytes]:
+def _stored(r: redis.Redis, job_id: str) -> dict[bytes | str, bytes | str]:
     return {k: v for k, v in r.hgetall(f"rq:job:{job_id}").items() if k not in VOLATILE}
 
 
@@ -42,7 +42,7 @@ def test_follow_ups_are_one_transaction_and_stored_as_rq_stores_them(
     fetched: Any = RQJob.fetch("bot-g-1-7-1", connection=r, serializer=JSONSerializer)
     assert (fetched.func_name, fetched.args) == (FUNCTIONS["bot"], ["g-1", 7, 1])
     assert fetched.get_status() == "queued" and fetched.retries_left == 3
-    assert {q.decode() for q in r.smembers("rq:queues")} >= {
+    assert {q.decode() if isinstance(q, bytes) else q for q in r.smembers("rq:queues")} >= {
         f"rq:queue:{QUEUE}",
         f"rq:queue:{BACKGROUND_QUEUE}",
     }

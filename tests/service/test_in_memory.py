@@ -6,6 +6,7 @@ the end-to-end tests (tests/e2e) and tests/service/test_chronicle.py."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -68,7 +69,9 @@ def test_act_is_conditional_and_idempotent() -> None:
         ch.act(gid, Caller(HOST), action, first["version"])
 
 
-def test_a_keyed_move_reads_no_key_first_and_its_retry_anywhere_replays_the_answer() -> None:
+def test_a_keyed_move_reads_no_key_first_and_its_retry_anywhere_replays_the_answer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A move with an Idempotency-Key is appended without reading the key first (on Redis:
     one round trip, as without a key).  Retried on a process whose cache has not seen it (a
     second service on the same store), the append finds the key answered: nothing appended,
@@ -83,15 +86,20 @@ def test_a_keyed_move_reads_no_key_first_and_its_retry_anywhere_replays_the_answ
     action = cur.game.legal_actions(cur.match.state, seat)[0]
     reads: list[str] = []
     read = store.idempotent
-    store.idempotent = lambda g, k: (reads.append(k), read(g, k))[1]  # type: ignore[method-assign]
+
+    def idempotent(game_id: str, key: str) -> dict[str, Any] | None:
+        reads.append(key)
+        return read(game_id, key)
+
+    monkeypatch.setattr(store, "idempotent", idempotent)
     first = a.act_as(gid, token, action, cur.match.version, "key")
     assert reads == []
-    assert (
-        b.loader.cached(gid) is not None and b.loader.cached(gid).match.version == cur.match.version
-    )
+    assert (cached := b.loader.cached(gid)) is not None
+    assert cached.match.version == cur.match.version
     again = b.act_as(gid, token, action, cur.match.version, "key")
     assert again == first and len(reads) == 1
-    assert store.meta(gid).version == first["version"]  # appended once
+    meta = store.meta(gid)
+    assert meta is not None and meta.version == first["version"]  # appended once
     assert a.act_as(gid, token, {"type": "no such thing"}, cur.match.version, "key") == first
     with pytest.raises(BadAction):
         a.act_as(gid, token, {"type": "no such thing"}, cur.match.version, "other key")

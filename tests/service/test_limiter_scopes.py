@@ -4,27 +4,32 @@ with ``CHRONICLE_RATE_LIMIT=off``) it neither hashes the token nor works out the
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 from service.http.limits import Limiter, token_scope
-from service.http.ratelimit import Limit
+from service.http.ratelimit import Counters, Limit
 
 QUOTA = Limit.parse("5/hour")
 RATE = Limit.parse("20/second")
 
 
-class Hits:
-    def __init__(self) -> None:
+class Hits(Counters):
+    """The counters, recording what each request is counted against instead of counting."""
+
+    def __init__(self) -> None:  # no Redis: nothing is counted
         self.calls: list[list[tuple[str, Limit]]] = []
 
-    def hit(self, scoped: list[tuple[str, Limit]]) -> None:
+    def hit(self, scoped: Sequence[tuple[str, Limit]]) -> None:
         self.calls.append(list(scoped))
 
 
-def limiter(**given: Any) -> tuple[Limiter, Hits]:
+def limiter(
+    address: Limit | None = None,
+    token: Limit | None = None,
+    quota: Mapping[str, Limit] | None = None,
+) -> tuple[Limiter, Hits]:
     hits = Hits()
-    options = {"address": None, "token": None, "quota": {}} | given
-    return Limiter(counters=hits, **options), hits  # type: ignore[arg-type]
+    return Limiter(counters=hits, address=address, token=token, quota=quota or {}), hits
 
 
 def never_asked() -> str:

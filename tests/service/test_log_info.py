@@ -49,9 +49,13 @@ def test_the_plain_configuration_gets_the_same_line_in_fewer_steps(
 ) -> None:
     _, request, handler, stream = tree()
     assert observability._sole_handler(request) is handler
-    made: list[logging.LogRecord] = []
+    made: list[tuple[Any, ...]] = []
     factory = logging.getLogRecordFactory()
-    monkeypatch.setattr(logging.Logger, "makeRecord", lambda *a, **k: made.append(a) or None)
+
+    def make_record(*a: Any, **k: Any) -> None:
+        made.append(a)
+
+    monkeypatch.setattr(logging.Logger, "makeRecord", make_record)
     observability.log_info(request, "request", FIELDS)
     assert made == [], "no LogRecord was made"
     monkeypatch.undo()

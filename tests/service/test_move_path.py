@@ -7,10 +7,11 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import pytest
+from werkzeug.datastructures import Headers
 from werkzeug.test import EnvironBuilder, run_wsgi_app
 
 from bench.scripts import scripts
@@ -21,6 +22,10 @@ from service.http.move_path import MovePath
 from tests.conftest import settings
 
 NOW = 1_790_000_000_000  # both games' clock: their events' times are equal
+# A request of ``Pair.send``: seat, body, headers, environ and, optionally, the token's change.
+Extra = dict[str, str] | None
+Env = dict[str, Any] | None
+Case = tuple[int, Any, Extra, Env] | tuple[int, Any, Extra, Env, Callable[[str], str]]
 
 
 def _moves_path(app: Any) -> MovePath:
@@ -46,7 +51,12 @@ class Pair:
         """The paths of the requests the move path hands to Flask, while in the block."""
         paths: list[str] = []
         flask = self.moves.app
-        self.moves.app = lambda env, sr: paths.append(env["PATH_INFO"]) or flask(env, sr)
+
+        def handed_over(env: dict[str, Any], start: Callable[..., Any]) -> Iterable[bytes]:
+            paths.append(env["PATH_INFO"])
+            return flask(env, start)
+
+        self.moves.app = handed_over
         try:
             yield paths
         finally:
@@ -68,16 +78,17 @@ class Pair:
             (self.b, self.tokens_b, self.moves.app),
         ):
             raw = body if isinstance(body, bytes) else json.dumps(body).encode()
+            sent: dict[str, str] = {
+                "Authorization": f"Bearer {token(tokens[seat])}",
+                "X-Request-ID": f"pair-{self.sent}",
+                **(headers or {}),
+            }
             env = EnvironBuilder(
                 path=f"/api/v1/games/{gid}/actions",
                 method="POST",
                 data=raw,
                 content_type="application/json",
-                headers={
-                    "Authorization": f"Bearer {token(tokens[seat])}",
-                    "X-Request-ID": f"pair-{self.sent}",
-                    **(headers or {}),
-                },
+                headers=Headers(sent),
             ).get_environ()
             env.update(environ or {})
             it, status, got = run_wsgi_app(app, env)
@@ -91,6 +102,11 @@ def app(redis_url: str) -> Any:
     return create_app(settings(redis_url))
 
 
+def fields_of(record: logging.LogRecord) -> dict[str, Any]:
+    """The fields of a log line (``extra={"fields": ...}``), which ``LogRecord`` does not type."""
+    return dict(vars(record)["fields"])
+
+
 def _deep(n: int) -> Any:
     return [_deep(n - 1)] if n else []
 
@@ -98,7 +114,7 @@ def _deep(n: int) -> Any:
 def _same(answers: tuple[Any, ...]) -> tuple[str, list[tuple[str, str]], bytes]:
     fast, flask = answers
     assert fast == flask
-    return fast  # type: ignore[no-any-return]
+    return fast
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -119,7 +135,7 @@ def test_refusals_are_flask_s_answers(app: Any) -> None:
     seat, version, action = next(moves)
     ok = {"action": action, "expected_version": version}
     other = next(s for s in pair.tokens_a if s != seat and pair.tokens_a[s])
-    cases = {
+    cases: dict[str, Case] = {
         "not your turn": (other, ok, None, None),
         "a stale version": (seat, {**ok, "expected_version": version + 5}, None, None),
         "an unknown token": (seat, ok, None, None, lambda t: "nope"),
@@ -139,8 +155,7 @@ def test_refusals_are_flask_s_answers(app: Any) -> None:
     }
     statuses = {}
     for name, case in cases.items():
-        seat_, body, headers, environ, *token = case
-        status, _, _ = _same(pair.send(seat_, body, headers, environ, *token))
+        status, _, _ = _same(pair.send(*case))
         statuses[name] = status
     assert all(not s.startswith("2") for s in statuses.values()), statuses
     assert statuses["a lone surrogate"].startswith("400")
@@ -181,7 +196,7 @@ def test_the_log_line_and_the_metrics_are_the_same(
     with caplog.at_level(logging.INFO, logger="chronicle.request"):
         _same(pair.send(seat, {"action": action, "expected_version": version}))
     assert counted._value.get() - before == 2
-    fields = [dict(r.fields) for r in caplog.records if r.name == "chronicle.request"]  # type: ignore[attr-defined]
+    fields = [fields_of(r) for r in caplog.records if r.name == "chronicle.request"]
     assert len(fields) == 2
     for f in fields:
         f.pop("duration_ms")
@@ -253,16 +268,21 @@ def test_where_the_server_runs_work_after_the_answer_the_log_line_and_metrics_wa
     counted = observability.REQUESTS.labels("POST", route, "201")
     before = counted._value.get()
     after: list[Callable[[], None]] = []
+
+    def take(work: Callable[[], None]) -> bool:
+        after.append(work)
+        return True
+
     with caplog.at_level(logging.INFO, logger="chronicle.request"):
         _same(pair.send(seat, {"action": action, "expected_version": version}, environ={
-            AFTER_ANSWER_KEY: lambda work: after.append(work) or True, "REMOTE_ADDR": "10.1.2.3"
+            AFTER_ANSWER_KEY: take, "REMOTE_ADDR": "10.1.2.3"
         }))  # fmt: skip
         logged = [r for r in caplog.records if r.name == "chronicle.request"]
         assert (len(after), len(logged), counted._value.get() - before) == (2, 0, 0)
         for work in after:
             work()
     assert counted._value.get() - before == 2
-    fields = [dict(r.fields) for r in caplog.records if r.name == "chronicle.request"]  # type: ignore[attr-defined]
+    fields = [fields_of(r) for r in caplog.records if r.name == "chronicle.request"]
     assert [(f["request_id"], f["status"], f["client"]) for f in fields] == [
         (f"pair-{pair.sent}", 201, "10.1.2.3")
     ] * 2
@@ -289,7 +309,8 @@ def test_flask_s_answers_leave_their_bookkeeping_too_but_a_stream_s_is_done_as_i
             for work in after:
                 work()
             assert len([r for r in caplog.records if r.name == "chronicle.request"]) == 1
-            it.close()  # type: ignore[attr-defined]
+            assert hasattr(it, "close")
+            it.close()
             caplog.clear()
     assert got == {"healthz": (200, 1), "stream": (200, 0)}
 
@@ -303,8 +324,15 @@ def test_a_server_that_declines_the_work_gets_it_done_before_the_answer(
 
     offered: list[Callable[[], None]] = []
     env = EnvironBuilder(path="/healthz").get_environ()
-    env[AFTER_ANSWER_KEY] = lambda work: offered.append(work) and False
+
+    def decline(work: Callable[[], None]) -> bool:
+        offered.append(work)
+        return False
+
+    env[AFTER_ANSWER_KEY] = decline
     with caplog.at_level(logging.INFO, logger="chronicle.request"):
-        run_wsgi_app(app, env)[0].close()  # type: ignore[attr-defined]
+        it = run_wsgi_app(app, env)[0]
+        assert hasattr(it, "close")
+        it.close()
         logged = [r for r in caplog.records if r.name == "chronicle.request"]
     assert len(offered) == 1 and len(logged) == 1

@@ -57,10 +57,10 @@ class CountingStore(MemoryEventStore):
 
     def __init__(self) -> None:
         super().__init__()
-        self.read: list[str] = []
+        self.meta_reads: list[str] = []
 
     def metas(self, game_ids: Sequence[str]) -> list[GameMeta | None]:
-        self.read += game_ids
+        self.meta_reads += game_ids
         return super().metas(game_ids)
 
 
@@ -81,11 +81,11 @@ def test_a_pass_reads_only_live_games_and_still_finds_a_missing_follow_up(redis_
     first = worker_main.missing_follow_ups(store, queue, 5000, later)
     assert [j.id for j in first] == lost
     backfill, live = sorted([waiting, done, old]), sorted([waiting, done])
-    assert sorted(store.read) == sorted(backfill + live), "the backfill, then the live games"
-    store.read.clear()
+    assert sorted(store.meta_reads) == sorted(backfill + live), "the backfill, then the live games"
+    store.meta_reads.clear()
     again = worker_main.missing_follow_ups(store, queue, 5000, later)
     assert [j.id for j in again] == lost
-    assert store.read == [waiting]
+    assert store.meta_reads == [waiting]
 
 
 def test_games_stored_before_the_live_index_are_reconciled_after_an_upgrade(

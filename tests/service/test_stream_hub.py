@@ -6,6 +6,8 @@ are found the same way, each for the rooms its watcher may read."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import redis
 
@@ -31,13 +33,14 @@ def _head(ch: Chronicle, gid: str) -> Head:
 
 
 def test_resync_finds_lost_appends_and_undos(redis_url: str) -> None:
-    ch = Chronicle(RedisEventStore(redis.Redis.from_url(redis_url)), NoJobs())
+    store = RedisEventStore(redis.Redis.from_url(redis_url))
+    ch = Chronicle(store, NoJobs())
     players = [{"name": "a"}, {"name": "b"}]
     gid = ch.create(None, "artus", players, {"undo": "host"}, "hub-seed")["id"]
     rng = random.Random(3)
     for _ in range(4):
         _act(ch, gid, rng)
-    hub = Hub(ch.store, ch.store.r)
+    hub = Hub(store, store.r)
     feed = hub.feeds[gid] = Feed(gid, _head(ch, gid))
     # two appends whose notices were lost
     for _ in range(2):
@@ -105,10 +108,16 @@ class Chat:
 
     kind = "chat"
 
-    def notice(self, hub: Hub, feed: Feed, args: list[str]) -> None:
+    def notice(self, hub: Hub, feed: Feed, args: Sequence[str]) -> None:
         with feed.cond:
             feed.extra["chat"] = int(args[0])
             feed.changed()
+
+    def resync(self, hub: Hub, feeds: Sequence[Feed]) -> None:
+        return None  # the test sends its notices: none are lost
+
+    def start(self, hub: Hub, watch: Watch, after: Any) -> list[bytes]:
+        return []
 
     def frames(self, watch: Watch) -> list[bytes]:
         last = watch.feed.extra.get("chat", 0)
@@ -119,9 +128,10 @@ class Chat:
 
 
 def test_another_kind_is_one_more_source(redis_url: str) -> None:
-    ch = Chronicle(RedisEventStore(redis.Redis.from_url(redis_url)), NoJobs())
+    store = RedisEventStore(redis.Redis.from_url(redis_url))
+    ch = Chronicle(store, NoJobs())
     gid = ch.create(None, "artus", [{"name": "a"}, {"name": "b"}], None, "hub-seed-3")["id"]
-    hub = Hub(ch.store, ch.store.r)
+    hub = Hub(store, store.r)
     hub.register(Chat())
     head = _head(ch, gid)
     feed = hub.feeds[gid] = Feed(gid, head)

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 import redis
+from redis.connection import Connection
 from rq import Queue, SimpleWorker
 from rq.serializers import JSONSerializer
 
@@ -18,14 +19,17 @@ def beat(cls: type[SimpleWorker], conn: redis.Redis, timeout: int) -> tuple[int,
     worker = cls([Queue("beat", connection=conn)], connection=conn, serializer=JSONSerializer)
     worker.register_birth()
     conn.sadd(worker.executions_key, "e")  # a key for the executions' expiry to reach
-    taken = []
+    taken: list[int] = []
     pool = conn.connection_pool
     real = pool.get_connection
-    pool.get_connection = lambda *a, **k: taken.append(1) or real(*a, **k)  # type: ignore[method-assign]
-    try:
+
+    def counted(*a: Any, **k: Any) -> Connection:
+        taken.append(1)
+        return real(*a, **k)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pool, "get_connection", counted)
         worker.heartbeat(timeout)
-    finally:
-        pool.get_connection = real  # type: ignore[method-assign]
     stamp = conn.hget(worker.key, "last_heartbeat")
     return len(taken), stamp, conn.ttl(worker.key), conn.ttl(worker.executions_key)
 

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 import redis
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from service.app import create_app
 from service.config import Settings
@@ -20,8 +21,8 @@ from service.redis_server import RedisServer
 from tests.conftest import ADMIN_TOKEN, settings
 from tests.reliability.test_hostile_input import auth, refused
 
-OPEN = {"open": True}
-BOT = {"name": "Rob", "bot": "random"}
+OPEN: dict[str, Any] = {"open": True}
+BOT: dict[str, Any] = {"name": "Rob", "bot": "random"}
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +43,12 @@ def default(url: str) -> FlaskClient:
     return create_app(settings(url)).test_client()
 
 
+def json_of(r: TestResponse) -> Any:
+    """The answer's JSON body: every answer these tests read has one."""
+    assert r.json is not None
+    return r.json
+
+
 def create(c: FlaskClient, players: list[dict[str, Any]], **extra: Any) -> Any:
     return c.post("/api/v1/games", json={"game": "artus", "players": players, **extra})
 
@@ -53,7 +60,7 @@ def stored(r: redis.Redis) -> int:
 def summary(c: FlaskClient, gid: str) -> dict[str, Any]:
     got = c.get(f"/api/v1/games/{gid}")
     assert got.status_code == 200
-    return dict(got.json)
+    return dict(json_of(got))
 
 
 def test_the_summary_and_the_list_say_whether_the_seed_was_chosen(default: FlaskClient) -> None:
@@ -62,7 +69,7 @@ def test_the_summary_and_the_list_say_whether_the_seed_was_chosen(default: Flask
     assert chosen.status_code == drawn.status_code == 201
     assert summary(default, chosen.json["id"])["seed_chosen"] is True
     assert summary(default, drawn.json["id"])["seed_chosen"] is False
-    games = default.get("/api/v1/games", query_string={"per_page": 100}).json["games"]
+    games = json_of(default.get("/api/v1/games", query_string={"per_page": 100}))["games"]
     flags = {g["id"]: g["seed_chosen"] for g in games}
     assert flags[chosen.json["id"]] is True and flags[drawn.json["id"]] is False
 
@@ -94,7 +101,7 @@ def test_an_import_with_its_seed_is_not_refused_and_says_its_seed_is_known(
     headers = {"Content-Type": "application/json", **auth(ADMIN_TOKEN)}
     r = solo.post("/api/v1/games/import", data=json.dumps(doc), headers=headers)
     assert r.status_code == 201, r.json
-    assert summary(solo, r.json["id"])["seed_chosen"] is True
+    assert summary(solo, json_of(r)["id"])["seed_chosen"] is True
 
 
 def test_the_setting_is_read_and_checked() -> None:

@@ -111,6 +111,7 @@ def test_the_deadline_check_is_idempotent_and_replay_agrees(redis_url: str) -> N
     gid = created["id"]
     cur = ch.current(gid)
     seat = cur.match.to_act(cur.game)[0]
+    assert cur.match.table is not None
     deadline = cur.match.table.deadlines()[seat]
     assert deadline == now[0] + 60_000
     now[0] += 59_999
@@ -132,6 +133,7 @@ def test_the_deadline_check_is_idempotent_and_replay_agrees(redis_url: str) -> N
     ch.act(gid, caller, legal[0], after.match.version, by_bot=True)
     # replay of the log agrees (the timeout's time is checked against the deadline)
     raw = ch.store.load(gid, None, base=0, snapshot=False)
+    assert raw is not None
     assert replay(after.game, "clock-seed", raw.records).version == raw.records[-1].version
     # the rules refuse a timeout before the deadline, so a replay re-checks every timeout
     before = fold(after.game, raw.records[: cur.match.version])

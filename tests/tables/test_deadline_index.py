@@ -18,10 +18,12 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from domain import table as tables
+from domain.engine import Match
 from projections.views import SEAT, Caller
 from service import clocks
 from service.app import build_chronicle
 from service.connections import connect
+from service.hooks import AllHooks
 from service.jobs import QUEUE
 from service.redis_server import RedisServer, free_port
 from service.redis_store import RedisEventStore
@@ -31,6 +33,33 @@ from workers import main as worker_main
 from workers.clocks import queue_due_checks_forever
 
 NOW = 1_800_000_000_000
+
+
+def deadlines(match: Match) -> dict[int, int]:
+    """The match's deadlines by seat: every game here is at a clocked table."""
+    assert match.table is not None
+    return match.table.deadlines()
+
+
+def text(member: Any) -> str:
+    """A member as the client answers it (bytes), as text."""
+    assert isinstance(member, bytes)
+    return member.decode()
+
+
+def indexed_checks(r: redis.Redis) -> set[str]:
+    """The members of the deadline index."""
+    return {text(m) for m in r.zrange(clocks.DEADLINES, 0, -1)}
+
+
+def scored_checks(r: redis.Redis) -> dict[str, float]:
+    """The deadline index: each member and its score (the deadline)."""
+    out: dict[str, float] = {}
+    for pair in r.zrange(clocks.DEADLINES, 0, -1, withscores=True):
+        assert isinstance(pair, tuple)
+        member, score = pair
+        out[text(member)] = score
+    return out
 
 
 def clocked(ch: Any, seed: str, turn_time: str) -> str:
@@ -53,11 +82,9 @@ def test_each_turn_of_a_clocked_game_is_one_entry_in_the_index_and_no_rq_job(
     expected = {}
     for _ in range(6):
         cur = ch.current(gid)
-        for seat, deadline in cur.match.table.deadlines().items():
+        for seat, deadline in deadlines(cur.match).items():
             expected[clocks.check_job(gid, deadline, seat).id] = deadline
-        assert {k.decode(): v for k, v in r.zrange(clocks.DEADLINES, 0, -1, withscores=True)} == {
-            k: float(v) for k, v in expected.items()
-        }
+        assert scored_checks(r) == {k: float(v) for k, v in expected.items()}
         seat = cur.match.to_act(cur.game)[0]
         now[0] += 1000
         action = cur.game.legal_actions(cur.match.state, seat)[0]
@@ -125,7 +152,7 @@ def test_a_worker_queues_a_check_once_its_deadline_has_passed(own_redis_url: str
         assert job is not None and job.func_name == "workers.clocks.check_deadline"
         assert job.enqueued_at is not None and job.enqueued_at.timestamp() * 1000 >= soon
         assert job.args == ["g-soon", soon, 1]
-        assert [m.decode() for m in r.zrange(clocks.DEADLINES, 0, -1)] == [
+        assert [text(m) for m in r.zrange(clocks.DEADLINES, 0, -1)] == [
             clocks.check_job("g-later", soon + 3_600_000, 0).id
         ]
     finally:
@@ -140,7 +167,7 @@ def test_a_check_taken_and_lost_is_queued_by_the_reconciler(own_redis_url: str) 
     ch.commands.clock = lambda: NOW
     gid = clocked(ch, "lost-seed", "PT1M")
     cur = ch.current(gid)
-    [(seat, deadline)] = cur.match.table.deadlines().items()
+    [(seat, deadline)] = deadlines(cur.match).items()
     assert [j.id for j in clocks.Due(connect(own_redis_url))(deadline)] == [
         clocks.check_job(gid, deadline, seat).id
     ]  # taken, and not queued
@@ -189,7 +216,9 @@ def test_on_one_redis_the_append_writes_its_checks_in_the_same_call(own_redis_ur
     ch = build_chronicle(settings(own_redis_url))
     assert ch.store.indexes_deadlines
     r = redis.Redis.from_url(own_redis_url)
-    [hook] = [h for h in ch.commands.hooks.hooks if isinstance(h, clocks.Clocks)]  # type: ignore[attr-defined]
+    hooks = ch.commands.hooks
+    assert isinstance(hooks, AllHooks)
+    [hook] = [h for h in hooks.hooks if isinstance(h, clocks.Clocks)]
     hook_calls: list[Any] = []
     hook.add = lambda **call: hook_calls.append(call)
     gid = clocked(ch, "fold-seed", "PT1H")
@@ -200,8 +229,8 @@ def test_on_one_redis_the_append_writes_its_checks_in_the_same_call(own_redis_ur
         action = cur.game.legal_actions(cur.match.state, seat)[0]
         entries = r.zcard(clocks.DEADLINES)
         ch.act(gid, Caller(SEAT, seat), action, cur.match.version)
-        now = ch.current(gid).match.table.deadlines()
-        indexed = {m.decode() for m in r.zrange(clocks.DEADLINES, 0, -1)}
+        now = deadlines(ch.current(gid).match)
+        indexed = indexed_checks(r)
         assert {clocks.check_job(gid, ms, s).id for s, ms in now.items()} <= indexed
         assert len(indexed) == entries + 1, "the turn this move began"
     cur = ch.current(gid)
@@ -225,11 +254,11 @@ def test_with_a_queue_redis_of_its_own_the_hook_writes_the_checks_there(
         cur = ch.current(gid)
         seat = cur.match.to_act(cur.game)[0]
         ch.act(gid, Caller(SEAT, seat), cur.game.legal_actions(cur.match.state, seat)[0], 2)
-        deadlines = ch.current(gid).match.table.deadlines()
+        due = deadlines(ch.current(gid).match)
         q, events = redis.Redis.from_url(queue_url), redis.Redis.from_url(own_redis_url)
         assert not events.exists(clocks.DEADLINES)
-        indexed = {m.decode() for m in q.zrange(clocks.DEADLINES, 0, -1)}
-        assert {clocks.check_job(gid, ms, s).id for s, ms in deadlines.items()} <= indexed
+        indexed = indexed_checks(q)
+        assert {clocks.check_job(gid, ms, s).id for s, ms in due.items()} <= indexed
         assert len(indexed) == 2, "the creation's turn and the move's"
     finally:
         queue_server.stop()

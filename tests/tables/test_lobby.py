@@ -5,6 +5,7 @@ people who join by invitation and play it to the end with the real worker scorin
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
@@ -152,7 +153,7 @@ def test_a_waiting_table_takes_no_action(api: Client) -> None:
 
 
 def test_creation_fields_are_checked(api: Client) -> None:
-    bad = [
+    bad: list[dict[str, Any]] = [
         {"players": [{"open": True, "name": "x"}, {"name": "b"}]},
         {"players": [{"open": True, "bot": "greedy"}, {"name": "b"}]},
         {"players": [{}, {"name": "b"}]},

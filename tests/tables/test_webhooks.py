@@ -158,7 +158,8 @@ def test_a_receiver_gets_every_notice_signed_redacted_and_once_by_id(api: Client
     receiver.stop()
 
 
-def test_private_targets_are_refused_unless_allowed(api: Client, monkeypatch) -> None:
+def test_private_targets_are_refused_unless_allowed(inprocess_api: Client, monkeypatch) -> None:
+    api = inprocess_api  # the app in this process reads the setting monkeypatched below
     created = api.create("artus", [{"name": "Ann"}, {"name": "Bob"}])
     gid, token = created["id"], created["seats"][0]["token"]
     monkeypatch.setenv("CHRONICLE_WEBHOOK_ALLOW_PRIVATE", "0")

@@ -19,8 +19,8 @@ mercenaries at their points, castles and enemy units at a share (a unit of anoth
 colour takes territories for that colour).  A castle on the map counts for the holder of its
 territory, more on a richer town.  Issue 14 measured why: with every army counter at its
 points and a castle worth nothing once placed, the bot drew from the bag rather than its
-household and never built castles, and lost to ``greedy`` three games in four (25% of 56);
-this one, one decision deep, wins 85% of 100 (README, "Bots that search").
+household and never built castles, and lost to ``greedy`` most games; this one, one decision
+deep, wins most of them (the figures: ``docs/benchmarks``, "Bots that search").
 """
 
 from __future__ import annotations

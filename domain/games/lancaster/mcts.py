@@ -6,17 +6,17 @@ knight-strength, extension and noble awards), ``totals``.  With three to five pl
 of 12 steps is about two placements of each seat, so it stops in the middle of the placement:
 nothing placed has paid yet (counties, castles and conflicts pay in the rewards phase, LA-2.7 to
 LA-2.9), and by the end scoring every placement looked alike.  Issue 14 measured it: ``mcts``
-ranked 3.96 of 5 against four ``greedy`` players (worse than ``greedy``), and 3.60 with
-rewards relative to the root (``Adapter.relative``) but the same score.  So from three players
+ranked worse than ``greedy`` against four ``greedy`` players, and hardly better with rewards
+relative to the root (``Adapter.relative``) but the same score.  So from three players
 on the score is ``outlook``: the end scoring as it stands, plus what the board already promises
 (each county's reward or noble to its occupant, the castle spaces' rewards, each conflict's
 power to its stacks as they rank now) and the goods, at ``greedy``'s exchange rate
 (``bots.reward_value``); rewards are each seat's gain over the best other seat's, and a
 playout is a third as long (random moves only blur an evaluation that already sees what a
-placement promises).  Screened over 24 five-player games each against ``greedy`` (mean rank,
-3 = equal): playouts of 12 steps 2.21, of 4 steps 1.96, none 2.31; the full figures are in
-the README.  The two-player bot is unchanged (its figures in the README were measured with
-it; the decisions digest of ``bench.mcts_speed`` at two players is the same).
+placement promises).  Screened in five-player games against ``greedy``, the shorter playouts
+ranked best, ahead of the longer ones and of none (the figures: ``docs/benchmarks``).  The
+two-player bot is unchanged (its figures were measured with it; the decisions digest of
+``bench.mcts_speed`` at two players is the same).
 """
 
 from __future__ import annotations

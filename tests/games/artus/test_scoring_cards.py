@@ -3,16 +3,24 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from domain.games.artus import GAME
+from domain.games.artus.state import State
 from tests.games.artus.builder import make_state, started
 from tests.support.play import act, refused
 
 KNIGHTS = {28: "red-k1", 17: "red-k2", 4: "red-k3", 5: "red-k4", 10: "red-k5", 20: "yellow-k1"}
 
 
-def adv(card: str, knights: dict[int, str] | None = None, **kw: object) -> object:
+def adv(
+    card: str, knights: dict[int, str] | None = None, rings: Mapping[str, int] | None = None
+) -> State:
     return make_state(
-        rules="advanced", knights=KNIGHTS if knights is None else knights, hands={0: [card]}, **kw
+        rules="advanced",
+        knights=KNIGHTS if knights is None else knights,
+        hands={0: [card]},
+        rings=rings,
     )
 
 

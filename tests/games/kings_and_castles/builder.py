@@ -54,7 +54,7 @@ def position(
     Territories not in ``holders`` are empty; crowns go round-robin with ``king`` on ``square``.
     """
     state = GAME.initial(config(players, length))
-    all_armies = {c: frozenset() for c in state.colours}
+    all_armies: dict[str, frozenset[str]] = {c: frozenset() for c in state.colours}
     all_armies.update({c: frozenset(ids) for c, ids in (armies or {}).items()})
     all_armies[king] = frozenset(army) | all_armies[king]
     holders = dict(holders or {})
@@ -121,7 +121,8 @@ def _eager(game: Any, match: Any, seat: int, actions: list[dict[str, Any]], r: R
 
 def recorded(seed: str, steps: list[simulate.Step]) -> list[Recorded]:
     """The log the service would store for these steps (commands, actors, the hash chain)."""
-    key, prev, out = chain.chain_key(seed), chain.GENESIS, []
+    key, prev = chain.chain_key(seed), chain.GENESIS
+    out: list[Recorded] = []
     for i, step in enumerate(steps):
         command = CREATE if i == 0 else FINISH if step.action is None else step.action
         for j, e in enumerate(step.events):

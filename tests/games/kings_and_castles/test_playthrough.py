@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 import pytest
 
 from domain.codec import decode, encode
-from domain.engine import Event
+from domain.engine import Event, Game, Match
 from domain.games.kings_and_castles import GAME
 from domain.games.kings_and_castles.state import State
 from domain.rng import Rng
@@ -78,7 +79,9 @@ def test_KC_8_greedy_bots_play_to_the_end(players: int) -> None:
     """Bots decide from their seat's view: greedy and random seats finish (speed: bench/)."""
     cfg = config(players, "full", ["greedy", "random", "greedy", "random"][:players])
 
-    def checked(game, match, seat, actions, rng):  # type: ignore[no-untyped-def]
+    def checked(
+        game: Game, match: Match, seat: int, actions: list[dict[str, Any]], rng: Rng
+    ) -> dict[str, Any]:
         action = bot_chooser(game, match, seat, actions, rng)
         assert action in actions
         return action

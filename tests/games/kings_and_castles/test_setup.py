@@ -76,7 +76,7 @@ def test_KC_2_four_player_setup() -> None:
     state = created(4)
     assert state.territories["Rouen"] is None
     placed = [h for t, h in state.territories.items() if t != "Rouen"]
-    assert len(placed) == 31 and all(COUNTERS[h].is_enemy for h in placed)
+    assert len(placed) == 31 and all(h is not None and COUNTERS[h].is_enemy for h in placed)
     assert len(state.bag) == 9 + 4 * 12
     assert sum(COUNTERS[c].is_enemy for c in state.bag) == 9
     for colour in state.colours:

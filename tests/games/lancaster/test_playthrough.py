@@ -68,6 +68,7 @@ def test_random_play_to_the_end(n: int, seed: str) -> None:
     assert final.status(GAME) == engine.FINISHED and GAME.is_over(final.state)
     assert final.state.round == 5
     res = final.result
+    assert res is not None
     assert set(res["scores"]) == {str(i) for i in range(n)}
     assert sorted(res["ranking"]) == list(range(n)) and res["winners"]
     assert res == json.loads(json.dumps(res))

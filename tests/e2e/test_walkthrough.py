@@ -1,7 +1,8 @@
-"""The README's curl walk-through runs as written: its shell block (the one after the
-``<!-- walkthrough`` marker) is run with bash against a live server that has the default rate
-limits of ``chronicle serve``, and what it prints must be the block's ``#> `` lines, once what
-differs on every run (ids, tokens, hashes, times) is replaced by the README's placeholders."""
+"""The docs' curl walk-through (``docs/client/walkthrough.md``) runs as written: its shell block
+(the one after the ``<!-- walkthrough`` marker) is run with bash against a live server that has
+the default rate limits of ``chronicle serve``, and what it prints must be the block's ``#> ``
+lines, once what differs on every run (ids, tokens, hashes, times) is replaced by the page's
+placeholders.  The Python client's example (``docs/client/python.md``) plays a game as written."""
 
 from __future__ import annotations
 
@@ -22,10 +23,11 @@ from service.redis_server import RedisServer, free_port
 from tests.conftest import ADMIN_TOKEN, ROOT, settings
 from tests.support.server import serving
 
-README = ROOT / "README.md"
+WALKTHROUGH = ROOT / "docs" / "client" / "walkthrough.md"
+CLIENT_PAGE = ROOT / "docs" / "client" / "python.md"
 MARKER = "<!-- walkthrough"
 EXPECTED = "#> "
-# What differs on every run, and the placeholder the README shows for it.
+# What differs on every run, and the placeholder the page shows for it.
 PLACEHOLDERS = [
     (re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z"), "<time>"),
     (re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])"), "<hash>"),
@@ -34,9 +36,9 @@ PLACEHOLDERS = [
 ]
 
 
-def walkthrough(readme: str) -> str:
+def walkthrough(page: str) -> str:
     """The shell block right after the marker: the one ```sh fence that follows it."""
-    after = readme.split(MARKER, 1)[1]
+    after = page.split(MARKER, 1)[1]
     match = re.match(r"[^\n]*-->\n```sh\n(.*?)\n```\n", after, re.S)
     assert match, "the walk-through marker is not followed by a ```sh block"
     return match.group(1)
@@ -72,7 +74,7 @@ def run(block: str, api: str, cwd: Path) -> subprocess.CompletedProcess[str]:
         **os.environ,
         "API": api,
         "ADMIN_TOKEN": ADMIN_TOKEN,
-        # `chronicle` is the console script next to this interpreter (the README: the venv's)
+        # `chronicle` is the console script next to this interpreter (the page: the venv's)
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     }
     return subprocess.run(
@@ -85,15 +87,13 @@ def run(block: str, api: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_the_readme_walkthrough_prints_what_the_readme_says(
-    limited_api: str, tmp_path: Path
-) -> None:
+def test_the_walkthrough_prints_what_the_page_says(limited_api: str, tmp_path: Path) -> None:
     for tool in ("curl", "jq"):
         if not shutil.which(tool):
             if os.environ.get("CI"):
-                pytest.fail(f"{tool} is missing: the README's walk-through needs it")
-            pytest.skip(f"{tool} is missing: the README's walk-through needs it")
-    block = walkthrough(README.read_text())
+                pytest.fail(f"{tool} is missing: the walk-through needs it")
+            pytest.skip(f"{tool} is missing: the walk-through needs it")
+    block = walkthrough(WALKTHROUGH.read_text())
     expected = expected_output(block)
     assert len(expected) >= 20, "the walk-through shows too little of its output"
     work = tmp_path / "reader"
@@ -103,11 +103,11 @@ def test_the_readme_walkthrough_prints_what_the_readme_says(
     assert normalised(done.stdout) == expected
 
 
-def test_the_readme_client_example_plays_a_game_against_a_bot(
+def test_the_client_example_plays_a_game_against_a_bot(
     server_url: str, worker: subprocess.Popen[bytes]
 ) -> None:
     """The Python block after ``<!-- example``, run as written but for the server's address."""
-    after = README.read_text().split("<!-- example", 1)[1]
+    after = CLIENT_PAGE.read_text().split("<!-- example", 1)[1]
     match = re.match(r"[^\n]*-->\n```python\n(.*?)\n```\n", after, re.S)
     assert match, "the example marker is not followed by a ```python block"
     code = match.group(1)
