@@ -32,5 +32,7 @@ fi
 .venv/bin/mypy tests bench
 # the docs site into site/ (git-ignored): a broken link or anchor fails
 NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
+# the web client: tsc over its JSDoc, node --test over views the engine makes
+scripts/test_web.sh
 # ---- end of further checks ----------------------------------------------------------------
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"

@@ -41,12 +41,26 @@ export function retryDelay(res, data, attempt) {
   return 1000 * Math.min(30, Math.max(told, backoff(attempt, 0.5, 8))) + Math.random() * 250;
 }
 
+/** What a call may carry: a JSON ``body``, the seat's bearer ``token``, an abort ``signal``,
+ *  more ``headers`` and how many ``tries`` a POST gets.
+ *  @typedef {object} ApiOptions
+ *  @property {string} [method]
+ *  @property {unknown} [body]
+ *  @property {string | null} [token]
+ *  @property {AbortSignal} [signal]
+ *  @property {Record<string, string>} [headers]
+ *  @property {number} [tries]
+ */
+
 /** Calls on the API hold on through a busy server: a 429 (over a rate limit: nothing was
  *  done) is tried again after its `Retry-After`, and so is a 503 for a request that may be
  *  repeated (a GET, or a POST with an Idempotency-Key).  A GET keeps trying for as long as
  *  the page is open (or until its `signal` aborts); a POST a person made gives up after a few
- *  tries, and the page says so.  `api.waiting` counts the requests waiting to try again. */
+ *  tries, and the page says so.  `api.waiting` counts the requests waiting to try again.
+ *  @param {string} path
+ *  @param {ApiOptions} [options] */
 export async function api(path, { method = "GET", body, token, signal, headers: extra, tries } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { Accept: "application/json", ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;

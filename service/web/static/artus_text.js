@@ -128,4 +128,5 @@ function groupOf(a, s) {
   return cap(a.type.replaceAll("_", " "));
 }
 
+/** @type {import("./common.js").TextView} */
 export default { sections, groupOf };

@@ -4,6 +4,49 @@
 // name as a player reads it, a tooltip for SVG pieces, and the last move's marks.
 import { html, plural, svg } from "./ui.js";
 
+// The contract between the pages (table.js, replay.js, reader.js) and a game's renderer and
+// text, written once here so that tsc (tsconfig.json) checks every renderer against it.
+
+/** An event as the log holds it (its data already redacted for the caller).
+ *  @typedef {{ type: string, seat?: number | null, data?: Record<string, any>, version?: number }} GameEvent */
+/** A legal action, as GET .../actions lists it.
+ *  @typedef {{ type: string, [field: string]: any }} Action */
+/** What a renderer reads besides the view's state: the seats' names, the seat looking (null:
+ *  a spectator), the view, its legal actions and the last event (for its marks).
+ *  @typedef {object} Context
+ *  @property {string[]} names
+ *  @property {number | null} [you]
+ *  @property {{ version?: number, state?: any, status?: string, result?: any, to_act?: number[], deadlines?: Record<string, string> }} [view]
+ *  @property {Action[]} [actions]
+ *  @property {GameEvent | null} [last]
+ *  @property {string} [status] */
+/** A game's renderer (one module per game, loaded by games.js).
+ *  @typedef {object} Renderer
+ *  @property {(s: any, c: Context) => import("./ui.js").Raw} board
+ *  @property {(s: any, c: Context) => import("./ui.js").Raw} details
+ *  @property {(a: Action, c: Context) => string} describeAction
+ *  @property {(e: GameEvent, c: Context) => string} describeEvent
+ *  @property {(a: Action, s?: any) => string[]} keysOf
+ *  @property {(s: any, c?: Context) => string} phase
+ *  @property {(seat: number, s: any) => import("./ui.js").Content} seatBadge
+ *  @property {string} clickHint
+ *  @property {(s: any, c?: Context) => Record<number, number>} [scores]
+ *  @property {string} [scoreUnit]
+ *  @property {(res: any, c: Context) => { columns: string[], row: (seat: number) => import("./ui.js").Content[] }} [result]
+ *  @property {string} [resultUnit]
+ *  @property {(a: Action, s?: any) => string | string[]} [groupOf]
+ *  @property {(a: Action, s?: any) => string[]} [partsOf]
+ *  @property {(key: string, s?: any) => string} [partName]
+ *  @property {(key: string, s?: any) => string} [partLabel]
+ *  @property {(picked: string[], target: string, s?: any) => import("./ui.js").Content} [partsSummary] */
+/** A game's text for the text view (reader.js): its sections and, if it has one, how the
+ *  moves are grouped.
+ *  @typedef {object} TextView
+ *  @property {(s: any, c: Context) => import("./ui.js").Raw[]} sections
+ *  @property {(a: Action, s: any, c?: Context) => string} [groupOf] */
+
+/** @param {GameEvent} e
+ *  @param {Context} c */
 export function who(e, c) {
   return e.seat == null ? "The game" : c.names[e.seat] || `Seat ${e.seat + 1}`;
 }
@@ -27,6 +70,10 @@ export function seatName(s) {
   return /^bot\b/i.test(name) ? `Bot (${level})` : `${name} (a ${level} bot)`;
 }
 
+/** The service's own events in words (null: not one of them).
+ *  @param {GameEvent} e
+ *  @param {Context} c
+ *  @returns {string | null} */
 export function commonEvent(e, c) {
   const d = e.data || {};
   const n = (s) => c.names[s] || `seat ${Number(s) + 1}`;
@@ -64,6 +111,8 @@ export const idWords = (s) =>
     .replace(/[-_/]+/g, " ")
     .toLowerCase();
 
+/** @param {GameEvent} e
+ *  @param {Context} c */
 export function fallbackEvent(e, c) {
   const d = e.data || {};
   const bits = Object.entries(d)
@@ -76,7 +125,9 @@ export const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `−${-x}` : "0");
 export const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 /** A game's describeEvent: the service's own events, then the game's (``own(e, c, data, who)``
- *  returns null for an event it does not know), then the plain fallback. */
+ *  returns null for an event it does not know), then the plain fallback.
+ *  @param {(e: GameEvent, c: Context, d: Record<string, any>, who: string) => string | null} own
+ *  @returns {(e: GameEvent, c: Context) => string} */
 export const eventWords = (own) => (e, c) =>
   commonEvent(e, c) || own(e, c, e.data || {}, who(e, c)) || fallbackEvent(e, c);
 

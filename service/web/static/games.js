@@ -11,6 +11,8 @@ export const GAME_NAMES = {
   lancaster: "Lancaster",
 };
 
+/** @param {string} game
+ *  @returns {Promise<import("./common.js").Renderer>} */
 export async function renderer(game) {
   const load = RENDERERS[game];
   if (!load) throw new Error(`no renderer for ${game}`);

@@ -343,6 +343,7 @@ function gameEvent(e, c, d, w) {
   }
 }
 
+/** @type {import("./common.js").Renderer} */
 export default {
   board,
   details,

@@ -126,4 +126,5 @@ function sections(s, c) {
 }
 
 // The moves are grouped by the renderer's groupOf (attacks by target, castles by territory).
+/** @type {import("./common.js").TextView} */
 export default { sections };

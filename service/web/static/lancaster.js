@@ -236,7 +236,10 @@ function describeAction(a, c) {
     case "take_favour": {
       const g = a.goods || a.choice;
       const ch = g && typeof g === "object" ? `${g.gold || 0} gold, ${g.squires || 0} squires` : g;
-      return `King's favour: ${favourWords(a.tile)}${a.knight ? ` (${kName(a.knight)})` : ""}${ch != null ? ` (${ch})` : ""}`;
+      // two face-up tiles of a kind are two moves: the tile's number tells them apart
+      const n = String(a.tile).split("-")[1];
+      const noble = a.noble && s.counties[a.noble] ? ` from ${ct(a.noble)}` : "";
+      return `King's favour${n ? ` tile ${n}` : ""}: ${favourWords(a.tile)}${noble}${a.knight ? ` (${kName(a.knight)})` : ""}${ch != null ? ` (${ch})` : ""}`;
     }
     case "vote":
       return `Vote ${a.tile.toUpperCase()} on ${lawName(a.law)} with ${a.markers} marker${a.markers === 1 ? "" : "s"} (secret)`;
@@ -378,6 +381,7 @@ function result(res, c) {
   };
 }
 
+/** @type {import("./common.js").Renderer} */
 export default {
   board,
   details,

@@ -204,4 +204,5 @@ const KINDS = {
 };
 const groupOf = (a) => KINDS[a.type] || cap(words(a.type));
 
+/** @type {import("./common.js").TextView} */
 export default { sections, groupOf };

@@ -1,6 +1,7 @@
 // The one entry point: picks the page from the path.  No framework, no build, no dependency.
 import { notice } from "./ui.js";
 
+/** @type {[RegExp, (id: string) => Promise<unknown>][]} */
 const routes = [
   [/^\/$/, () => import("./lobby.js").then((m) => m.lobby())],
   [/^\/play\/([^/]+)$/, (id) => import("./table.js").then((m) => m.table(id))],

@@ -47,11 +47,14 @@ function wanted() {
 
 export class Reader {
   /** ``hooks``: ``r`` (the game's renderer), ``send(action, button)`` (the table's one way to
-   *  send a move; it resolves once the page has read the table again). */
+   *  send a move; it resolves once the page has read the table again).
+   *  @param {string} game
+   *  @param {{ r: import("./common.js").Renderer, send: (action: import("./common.js").Action, button: HTMLElement) => Promise<unknown> }} hooks */
   constructor(game, hooks) {
     this.game = game;
     this.r = hooks.r;
     this.send = hooks.send;
+    /** @type {import("./common.js").TextView | null} */
     this.text = null;
     this.c = null;
     this.version = null; // the last version drawn (a lower one: an undo)
@@ -175,8 +178,8 @@ export class Reader {
     const v = c.view.version;
     const mine = c.status === "active" && (c.actions || []).length > 0;
     if (this.version == null) this.heardTop = v; // what came before the page is not said
-    else if (this.on && v < this.version) {
-      this.say(`Taken back: the game is back at version ${v}.`, v, "undo");
+    else if (v < this.version) {
+      if (this.on) this.say(`Taken back: the game is back at version ${v}.`, v, "undo");
       this.heardTop = v;
     }
     // "Your turn" when the turn comes to this seat, and again after anyone else's move; said
@@ -184,7 +187,8 @@ export class Reader {
     // (a turn still waiting for its moves to be said moves on to this version: said once, here)
     if (!mine) this.turnAt = null;
     else if (!this.wasMine || this.othersMoved || this.turnAt != null) this.turnAt = v;
-    this.othersMoved = false;
+    // moves heard that this draw does not show yet: the draw that shows them decides
+    if (this.heardTop == null || this.heardTop <= v) this.othersMoved = false;
     this.version = v;
     this.wasMine = mine;
     this.c = c;
@@ -194,7 +198,9 @@ export class Reader {
   }
 
   turnSaid() {
-    if (this.turnAt == null || this.heardTop < this.turnAt || !this.c) return;
+    // said when the log has said exactly the moves that led to the version drawn: behind it,
+    // the stream is still bringing them; past it, a newer draw is coming and says it then
+    if (this.turnAt == null || this.heardTop !== this.turnAt || !this.c) return;
     const n = (this.c.actions || []).length;
     if (this.on && n) this.say(`Your turn: ${plural(n, "legal move")}.`, this.turnAt, "turn");
     this.turnAt = null;
@@ -334,7 +340,7 @@ export class Reader {
     this.refocus = true;
     const box = $("#reader-find");
     if (box.value) box.value = ""; // it found this move; the next list is a new one
-    for (const b of document.querySelectorAll("#reader-moves-list button")) b.disabled = true;
+    for (const b of document.querySelectorAll("#reader-moves-list button")) /** @type {HTMLButtonElement} */ (b).disabled = true;
     try {
       await this.send(a, btn);
     } finally {

@@ -5,6 +5,7 @@ import { seatName } from "./common.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { $, fmtTime, html, morph, mount, notice } from "./ui.js";
 
+/** @type {{ r?: import("./common.js").Renderer, cache: Map<any, any>, playing: any, [field: string]: any }} */
 const R = { cache: new Map(), playing: null };
 
 export async function replay(id) {
@@ -70,7 +71,8 @@ export async function replay(id) {
     go(R.version, true);
   };
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    const t = /** @type {Element} */ (e.target);
+    if (t.closest && t.closest("input, select, textarea")) return;
     if (e.key === "ArrowLeft") go(R.version - 1);
     else if (e.key === "ArrowRight") go(R.version + 1);
     else if (e.key === "Home") go(1);
@@ -199,7 +201,7 @@ function draw(view) {
   morph($("#details"), R.r.details(state, c));
   void document.body.offsetHeight; // layout included in the render time
   const ms = performance.now() - t0;
-  window.__chronicle = { version: view.version, renderMs: ms };
+  /** @type {any} */ (window).__chronicle = { version: view.version, renderMs: ms };
   document.body.dataset.version = view.version;
   mount($("#step-event"), ev ? html`<b>${view.version}.</b> ${R.r.describeEvent(ev, c)}` : "");
   mount(

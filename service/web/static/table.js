@@ -29,6 +29,7 @@ const ANNOUNCED = new Set([
   "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "TurnTimedOut", "GameFinished",
   "GameAbandoned",
 ]);
+/** @type {{ r?: import("./common.js").Renderer, [field: string]: any }} */
 const S = {}; // the page's state: id, token, seat, summary, view, actions, log, chat, renderer
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -525,10 +526,10 @@ function draw() {
   morph($("#details"), S.r.details(v.state, c));
   markLegal();
   void document.body.offsetHeight; // layout included in the render time
-  (window.__drawnAt ||= {})[v.version] ??= Date.now(); // when each version was first shown
+  (/** @type {any} */ (window).__drawnAt ||= {})[v.version] ??= Date.now(); // when each version was first shown
   document.body.dataset.version = v.version;
   document.body.dataset.status = v.status;
-  window.__chronicle = { version: v.version, renderMs: performance.now() - t0 };
+  /** @type {any} */ (window).__chronicle = { version: v.version, renderMs: performance.now() - t0 };
   drawTurn();
   drawActions();
   drawPlayers();
@@ -777,6 +778,7 @@ async function seatCall(what, done) {
   S.mine.add(TABLE_EVENT[what]);
   // resign takes an Idempotency-Key (safe to try again); leave does not (it is not repeated)
   const headers = what === "resign" ? { "Idempotency-Key": newKey() } : undefined;
+  /** @type {(value?: unknown) => void} */
   let release = () => {};
   if (what === "leave") {
     // The token stops working with the answer: the page reads nothing with it from now on

@@ -1,6 +1,8 @@
 // Small DOM helpers: escaped HTML templates (no inline script or style anywhere), notices.
 
+/** Markup already escaped (what html`...` returns): part() puts it in as it is. */
 export class Raw {
+  /** @param {string} s */
   constructor(s) {
     this.s = s;
   }
@@ -8,11 +10,19 @@ export class Raw {
     return this.s;
   }
 }
+/** @param {unknown} s */
 export const raw = (s) => new Raw(String(s));
 
+/** @type {Record<string, string>} */
 const ESC = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+/** @param {unknown} v */
 export const esc = (v) => String(v).replace(/[&<>"']/g, (c) => ESC[c]);
 
+/** What a template may hold: text (escaped), markup, a list of them, or nothing.
+ *  @typedef {Raw | string | number | boolean | null | undefined | Content[]} Content */
+
+/** @param {Content} v
+ *  @returns {string} */
 function part(v) {
   if (v == null || v === false) return "";
   if (v instanceof Raw) return v.s;
@@ -20,7 +30,10 @@ function part(v) {
   return esc(v);
 }
 
-/** html`<p>${text}</p>`: every interpolation is escaped unless it is raw() or html`...`. */
+/** html`<p>${text}</p>`: every interpolation is escaped unless it is raw() or html`...`.
+ *  @param {TemplateStringsArray} strings
+ *  @param {...Content} vals
+ *  @returns {Raw} */
 export function html(strings, ...vals) {
   let out = strings[0];
   vals.forEach((v, i) => {
@@ -33,6 +46,10 @@ export const svg = html;
 export const $ = (sel, root = document) => root.querySelector(sel);
 export const $$ = (sel, root = document) => [...root.querySelectorAll(sel)];
 
+/** @template {Element} E
+ *  @param {E} el
+ *  @param {Content} content
+ *  @returns {E} */
 export function mount(el, content) {
   el.innerHTML = part(content);
   return el;
@@ -103,6 +120,9 @@ export function keyClicks(root) {
   });
 }
 
+/** @param {number} n
+ *  @param {string} one
+ *  @param {string} [many] */
 export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 
 /** The line every seat and every joiner sees at a table whose host chose the seed (the
@@ -116,6 +136,10 @@ export const seedChosenNote = (summary) =>
  *  the nodes that changed kind.  A board redrawn this way keeps every unchanged SVG text node,
  *  so the browser lays out only what moved (SVG text layout dominates a redraw), and keyboard
  *  focus stays where it was. */
+/** @template {Element} E
+ *  @param {E} el
+ *  @param {Content} content
+ *  @returns {E} */
 export function morph(el, content) {
   const tpl = document.createElement("template");
   tpl.innerHTML = part(content);
@@ -123,6 +147,8 @@ export function morph(el, content) {
   return el;
 }
 
+/** @param {Node} a
+ *  @param {Node} b */
 function patch(a, b) {
   const want = [...b.childNodes];
   for (let i = 0; i < want.length; i++) {
@@ -135,10 +161,12 @@ function patch(a, b) {
     } else if (x.nodeType !== 1) {
       if (x.nodeValue !== y.nodeValue) x.nodeValue = y.nodeValue;
     } else if (!x.isEqualNode(y)) {
-      for (const { name, value } of [...y.attributes]) {
-        if (x.getAttribute(name) !== value) x.setAttribute(name, value);
+      const xe = /** @type {Element} */ (x);
+      const ye = /** @type {Element} */ (y);
+      for (const { name, value } of [...ye.attributes]) {
+        if (xe.getAttribute(name) !== value) xe.setAttribute(name, value);
       }
-      for (const { name } of [...x.attributes]) if (!y.hasAttribute(name)) x.removeAttribute(name);
+      for (const { name } of [...xe.attributes]) if (!ye.hasAttribute(name)) xe.removeAttribute(name);
       patch(x, y);
     }
   }
@@ -147,10 +175,13 @@ function patch(a, b) {
 
 /** Asks before an action that cannot be taken back: a native modal <dialog> (the browser
  *  keeps the focus inside it and Escape cancels), the safe choice focused first, the focus
- *  back where it was afterwards.  Resolves true only for the confirming button. */
+ *  back where it was afterwards.  Resolves true only for the confirming button.
+ *  @param {Content} question
+ *  @param {{ yes?: Content, no?: Content, detail?: Content }} [options]
+ *  @returns {Promise<boolean>} */
 export function confirmStep(question, { yes, no = "Cancel", detail = "" } = {}) {
   return new Promise((resolve) => {
-    const back = document.activeElement;
+    const back = /** @type {HTMLElement | null} */ (document.activeElement);
     const d = document.createElement("dialog");
     d.className = "confirm";
     d.setAttribute("aria-labelledby", "confirm-q");
@@ -173,7 +204,7 @@ export function confirmStep(question, { yes, no = "Cancel", detail = "" } = {}) 
       resolve(ok);
     });
     d.showModal();
-    d.querySelector("#confirm-no").focus();
+    /** @type {HTMLElement} */ (d.querySelector("#confirm-no")).focus();
   });
 }
 
