@@ -151,8 +151,18 @@ function board(s, c) {
     ${s.to_act.length ? svg`<text x="300" y="372" text-anchor="middle" class="centre">to act: ${s.to_act.map((x) => n[x]).join(", ")}</text>` : ""}
   </svg>
   ${hand
-    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h2 id="hand-h">Your hand (${hand.length})</h2>${hand.length ? html`<ul class="hand">${handCards(hand, legal)}</ul>` : html`<p class="muted">empty</p>`}</section>`
+    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h2 id="hand-h">Your hand (${hand.length})</h2>${hand.length ? html`<ul class="hand">${handCards(hand, legal)}</ul>` : html`<p class="muted">empty</p>`}${piles(s, c, legal)}</section>`
     : ""}</div>`;
+}
+
+/** The seat's own draw piles: each a control when a move draws from it (after a card). */
+function piles(s, c, legal) {
+  const mine = c.you != null && s.piles ? s.piles[c.you] : null;
+  if (!mine) return "";
+  return html`<ul class="hand artus-piles">${Object.entries(mine).map(([p, k]) => {
+    const shown = `${cap(p)} pile: ${k} ${k === 1 ? "card" : "cards"}`;
+    return html`<li><span class="card-chip pile-chip" ${piece(`pile:${p}`, legal, shown)} title="${`Draw a card from your ${p} pile`}">${shown}</span></li>`;
+  })}</ul>`;
 }
 
 const phaseWords = phaseIn({ placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" });
