@@ -20,13 +20,7 @@ const attrText = (s) => dom(`<p title="${s}"></p>`).firstChild.getAttribute("tit
 // Known gaps, reported (issue 36's report): each is still run, as a todo test, until fixed.
 const KNOWN = {
   sameWords: {},
-  // lancaster.js draws a knight out on the board (a county, a conflict) as a picture, so
-  // upgrading one (upgrade, a favour) has no control there: only court and reserve have
-  noControl: {
-    lancaster: (key, a, s) =>
-      key.startsWith("knight:") &&
-      !s.players.some((p) => [...p.knights.court, ...p.knights.reserve].includes(key.slice("knight:".length))),
-  },
+  noControl: {},
 };
 
 for (const game of GAMES) {

@@ -59,11 +59,11 @@ const reward = (r) =>
     .join(", ");
 const favourWords = (tile) => FAVOUR[String(tile).split("-")[0]] || idWords(tile);
 
-/** A knight on the board: a named picture, its letters first (the ones a move picks are the
- *  HTML chips of the details). */
-function kchip(k, x, y, moved = false) {
+/** A knight on the board: a named picture, its letters first, and a control when a move
+ *  uses it there (an upgrade; the court's knights a move places are the details' chips). */
+function kchip(k, x, y, moved, legal) {
   const c = COL[knightColour(k)] || { fill: "#6b6b6b", text: "#fff", letter: "?" };
-  return svg`<g class="chip${mark(moved, "moved")}" ${piece(null, null, `${c.letter}${strength(k)}: ${kName(k)}`)}>${tip(kName(k))}
+  return svg`<g class="chip${mark(moved, "moved")}" ${piece(`knight:${k}`, legal, `${c.letter}${strength(k)}: ${kName(k)}`)}>${tip(kName(k))}
     <circle cx="${x}" cy="${y}" r="12" fill="${c.fill}" stroke="#000"/>
     <text x="${x}" y="${y + 4}" text-anchor="middle" class="kn-t" fill="${c.text}">${c.letter}${strength(k)}</text></g>`;
 }
@@ -97,7 +97,7 @@ function board(s, c) {
       <g ${deco}><text x="${x + 6}" y="${y + 16}" class="c-name">${L} · ${ct.name}</text>
       <text x="${x + 6}" y="${y + 31}" class="c-sub">min ${ct.min} · ${reward(ct.reward)}</text>
       <text x="${x + 6}" y="${y + 46}" class="c-sub">nobles left: ${"♦".repeat(ct.nobles_left) || "none"}</text></g>
-      ${occ ? svg`${kchip(occ.knight, x + 22, y + 72, occ.knight === last.knight)}<text x="${x + 40}" y="${y + 76}" class="c-sub" ${deco}>${occ.squires ? `+${occ.squires} squire${occ.squires > 1 ? "s" : ""} = ${strength(occ.knight) + occ.squires}` : `= ${strength(occ.knight)}`}</text>` : ""}
+      ${occ ? svg`${kchip(occ.knight, x + 22, y + 72, occ.knight === last.knight, legal)}<text x="${x + 40}" y="${y + 76}" class="c-sub" ${deco}>${occ.squires ? `+${occ.squires} squire${occ.squires > 1 ? "s" : ""} = ${strength(occ.knight) + occ.squires}` : `= ${strength(occ.knight)}`}</text>` : ""}
     </g>`;
   });
   const cfAbout = (cf, row) => `Conflict ${cf.n} (${row} row): France has strength ${cf.france}, England ${cf.strengths.reduce((a, b) => a + b, 0)}; power for the 1st, 2nd, 3rd space: ${cf.power.join(", ")}`;
@@ -109,7 +109,7 @@ function board(s, c) {
         const stack = cf.spaces[i] || [];
         return svg`<rect x="${x + 6 + i * 68}" y="${y + 40}" width="62" height="46" rx="5" class="space" ${deco}/>
           <text x="${x + 10 + i * 68}" y="${y + 52}" class="c-sub">${i + 1}.${stack.length ? ` = ${cf.strengths[i]}` : ""}</text>
-          ${stack.map((k, j) => kchip(k, x + 20 + i * 68 + j * 18, y + 70, k === last.knight))}`;
+          ${stack.map((k, j) => kchip(k, x + 20 + i * 68 + j * 18, y + 70, k === last.knight, legal))}`;
       })}
     </g>`;
   const upper = s.conflicts.upper.map((cf, i) => card(cf, 450 + i * 220, 34, "upper"));
@@ -137,7 +137,7 @@ function board(s, c) {
         return svg`<rect x="${84 + i * 58}" y="${y}" width="54" height="36" rx="4" class="space${ext ? " ext" : ""}${was(`space:${col}:${sp}`)}" ${piece(`space:${col}:${sp}`, legal, about)}>${tip(about)}</rect>
           <text x="${86 + i * 58}" y="${y + 11}" class="c-sub" ${deco}>${SHORT[sp]}</text>
           ${ext ? svg`<text x="${86 + i * 58}" y="${y + 31}" class="c-sub" ${deco}>ext ✓</text>` : ""}
-          ${k ? kchip(k, 124 + i * 58, y + 23, k === last.knight) : ""}`;
+          ${k ? kchip(k, 124 + i * 58, y + 23, k === last.knight, legal) : ""}`;
       })}
     </g>`;
   });
