@@ -23,6 +23,7 @@ import requests
 
 from service.redis_server import free_port
 from tests.conftest import ADMIN_TOKEN, ROOT
+from tests.support.server import stop_gracefully
 
 T = TypeVar("T")
 
@@ -144,12 +145,7 @@ class Served:
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.remember()
-            self.proc.send_signal(signal.SIGINT)
-            try:
-                self.proc.wait(30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(5)
+            stop_gracefully(self.proc, 30, signal.SIGINT)
         for pid in self.seen:  # anything left behind by a failed test: by pid, never by name
             if alive(pid):
                 os.kill(pid, signal.SIGKILL)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import random
-import signal
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from service.redis_server import RedisServer, free_port
 from service.redis_store import RedisEventStore
 from service.serving import gunicorn_command
 from tests.conftest import ADMIN_TOKEN, ROOT
+from tests.support.server import stop_gracefully
 
 
 def base_env(redis_url: str, **extra: str) -> dict[str, str]:
@@ -68,13 +68,7 @@ class Proc:
         return self.popen.poll() is None
 
     def stop(self, timeout: float = 10) -> None:
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-            try:
-                self.popen.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.popen.kill()
-                self.popen.wait(5)
+        stop_gracefully(self.popen, timeout)
         self._out.close()
 
     def kill(self) -> None:

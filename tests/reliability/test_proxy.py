@@ -36,6 +36,7 @@ from tests.conftest import ADMIN_TOKEN, ROOT
 from tests.reliability.served import alive, descendants
 from tests.reliability.stack import Stack, wait_until
 from tests.support.client import Client
+from tests.support.server import stop_gracefully
 
 CONF = ROOT / "docker" / "nginx.conf"
 NGINX = shutil.which("nginx") or next(
@@ -170,13 +171,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxied]:
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     """nginx's master and its workers, by their pids."""
     workers = descendants(proc.pid)
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
+    stop_gracefully(proc, 10)
     for pid in workers:
         if alive(pid):
             os.kill(pid, signal.SIGKILL)

@@ -100,7 +100,7 @@ def served_api(
         _wait_ready(proc, base, log)
         yield base
     finally:
-        _stop(proc)
+        stop_gracefully(proc, 15)
 
 
 def _wait_ready(proc: subprocess.Popen[bytes], base: str, log: Path) -> None:
@@ -117,12 +117,15 @@ def _wait_ready(proc: subprocess.Popen[bytes], base: str, log: Path) -> None:
         time.sleep(0.05)
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """gunicorn's graceful stop (its processes finish their answers), then a kill."""
+def stop_gracefully(
+    proc: subprocess.Popen[bytes], timeout: float, sig: signal.Signals = signal.SIGTERM
+) -> None:
+    """A process's own graceful stop (``sig``: gunicorn and nginx finish their answers, `serve`
+    stops its children), then a kill if it takes longer than ``timeout`` seconds."""
     if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
+        proc.send_signal(sig)
         try:
-            proc.wait(15)
+            proc.wait(timeout)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(5)
