@@ -33,12 +33,15 @@ def _waiting(match: Match) -> tables.Table:
     return table
 
 
-def join(match: Match, seat: int, name: str) -> list[Event]:
-    """Take an open seat; the last one to be taken starts the game."""
+def join(match: Match, seat: int, name: str, player: str | None = None) -> list[Event]:
+    """Take an open seat (``player``: the account joining, which then holds it); the last one
+    to be taken starts the game."""
     table = _waiting(match)
     if not table.is_open(seat):
         raise StateConflict("seat_taken", f"seat {seat} is taken", {"seat": seat})
     events = [Event(tables.SEAT_JOINED, seat, {"seat": seat, "name": name})]
+    if player is not None:
+        events.append(Event(tables.SEAT_CLAIMED, seat, {"seat": seat, "player": player}))
     if table.open_seats() == [seat]:
         events.append(Event(tables.GAME_STARTED, None, {"filled": {}}))
     return engine.normalized(events)
@@ -102,6 +105,22 @@ def time_out(match: Match, game: engine.Game, seat: int, now: int) -> list[Event
     return engine.normalized(events)
 
 
+def claim(match: Match, seat: int, player: str) -> list[Event]:
+    """An account takes ``seat`` as its own (``SeatClaimed``); none when it already holds it.
+    An open seat has nobody to claim it; one another account holds stays theirs."""
+    table = _table(match)
+    if not 0 <= seat < len(table.names):
+        raise BadAction(f"no seat {seat}", {"seat": ["a seat of this game"]})
+    if table.is_open(seat):
+        raise Forbidden("seat_open", f"seat {seat} is open: join it instead")
+    held = table.players[seat] if table.players else None
+    if held == player:
+        return []
+    if held is not None:
+        raise StateConflict("seat_claimed", f"seat {seat} is held by another account")
+    return engine.normalized([Event(tables.SEAT_CLAIMED, seat, {"seat": seat, "player": player})])
+
+
 def check_person(match: Match, seat: int) -> None:
     """A person may act for ``seat`` only while no bot plays it."""
     table = _table(match)
@@ -126,7 +145,10 @@ def redecide(game: engine.Game, match: Match, cmd: Mapping[str, Any], at: int) -
     """The events a recorded table command decides (for replays); ``at`` is its time."""
     kind = cmd[COMMAND]
     if kind == "join":
-        return join(match, int(cmd["seat"]), str(cmd["name"]))
+        player = cmd.get("player")
+        return join(match, int(cmd["seat"]), str(cmd["name"]), str(player) if player else None)
+    if kind == "claim":
+        return claim(match, int(cmd["seat"]), str(cmd["player"]))
     if kind == "leave":
         return leave(match, int(cmd["seat"]))
     if kind == "start":

@@ -8,6 +8,9 @@ game's state:
   the table waits; ``GameStarted {filled}``: the table starts (``filled``: the open seats the
   host gave to bots).  A table with open seats is ``waiting`` until it starts;
 - ``SeatResigned {seat, bot}``: the seat's player gave up, ``bot`` plays the seat from then on;
+- ``SeatClaimed {seat, player}``: an account (its public id, never its email) holds the seat
+  from now on (``service.accounts``); it changes nothing in play, so it may come at any time,
+  even after the end (a guest who signs up keeps the games they finished);
 - ``GameAbandoned {}``: the host ended the game without a result (status ``abandoned``);
 - ``TurnTimedOut {seat}``: the seat's clock ran out; the resign bot plays the rest of that
   turn.  After ``takeover_after`` of them in a row (turns in between played by the person reset
@@ -35,8 +38,10 @@ from domain import shapes as sh
 SEAT_JOINED, SEAT_LEFT, GAME_STARTED = "SeatJoined", "SeatLeft", "GameStarted"
 SEAT_RESIGNED, GAME_ABANDONED = "SeatResigned", "GameAbandoned"
 TURN_TIMED_OUT, SEAT_TAKEN_OVER = "TurnTimedOut", "SeatTakenOver"
+SEAT_CLAIMED = "SeatClaimed"
 EVENTS = frozenset(
     {
+        SEAT_CLAIMED,
         SEAT_JOINED,
         SEAT_LEFT,
         GAME_STARTED,
@@ -58,6 +63,7 @@ EVENT_DATA: dict[str, sh.Shape] = {
     GAME_ABANDONED: sh.record({}),
     TURN_TIMED_OUT: sh.record({"seat": sh.INT}),
     SEAT_TAKEN_OVER: sh.record({"seat": sh.INT, "bot": sh.STR}),
+    SEAT_CLAIMED: sh.record({"seat": sh.INT, "player": sh.STR}),
 }
 # ``Rules.data()``: the ``table`` section of ``GameCreated``.
 RULES_DATA: sh.Shape = sh.record(
@@ -150,6 +156,7 @@ class Table:
     acting: tuple[int, ...] = ()  # seats to act at the end of the last batch
     since: tuple[int | None, ...] = ()  # when each acting seat began its turn (ms)
     floor: int = 0  # undo may not truncate below this version
+    players: tuple[str | None, ...] = ()  # the account holding each seat (SeatClaimed)
 
     def status(self) -> str | None:
         """``abandoned`` or ``waiting``, else None (the game's own status applies)."""
@@ -224,6 +231,7 @@ def initial(
         declared=data is not None,
         timeouts=(0,) * n,
         since=(None,) * n,
+        players=(None,) * n,
     )
 
 
@@ -256,6 +264,9 @@ def evolve(table: Table, event: _Event, version: int) -> Table:
         )
     if event.type == GAME_ABANDONED:
         return replace(t, abandoned=True)
+    if event.type == SEAT_CLAIMED and seat is not None:
+        players = t.players or (None,) * len(t.names)
+        return replace(t, players=_set(players, seat, str(data["player"])))
     return t
 
 

@@ -18,12 +18,14 @@ from rq.serializers import JSONSerializer
 
 from domain import jsontext
 from service import observability, webhooks
+from service.accounts import Accounts
 from service.chronicle import Chronicle
 from service.clocks import Clocks
 from service.config import Settings
 from service.connections import connect
 from service.hooks import AllHooks
 from service.http import (
+    accounts,
     actions,
     catalog,
     chat,
@@ -40,6 +42,7 @@ from service.http import (
     middleware,
     move_path,
     openapi,
+    sessions,
     site,
     stream,
     text,
@@ -49,6 +52,7 @@ from service.http import (
 )
 from service.http.schemas import ApiError, choices_now
 from service.jobs import RQJobQueue
+from service.mail import Outbox
 from service.redis_store import RedisEventStore
 from service.web import pages
 
@@ -178,6 +182,8 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
         hooks=hooks,
         open_import=settings.open_import,
         chosen_seeds=settings.chosen_seeds,
+        accounts=Accounts(events),
+        outbox=Outbox(queue),
     )
 
 
@@ -204,7 +210,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.ma_plugin.converter.add_attribute_function(choices_now)  # enums from the registry
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     openapi.install(api)
-    resources = (catalog, games, views, actions, events, undo, history, lobby, webhook, chat)
+    resources = (
+        catalog, games, views, actions, events, undo, history, lobby, webhook, chat, accounts
+    )  # fmt: skip
     for resource in (*resources, health):
         api.register_blueprint(resource.blp)
     openapi.creation_rules(api)
@@ -235,5 +243,6 @@ def create_app(settings: Settings | None = None) -> Flask:
     text.install(app)
     stream.install(app, api, client, defaults=settings is None)
     moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
-    app.wsgi_app = edge.EdgeLimits(moves)  # type: ignore[method-assign]
+    signed = sessions.CookieSessions(moves, app.extensions["chronicle"].accounts)
+    app.wsgi_app = edge.EdgeLimits(signed)  # type: ignore[method-assign]
     return app

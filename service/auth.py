@@ -84,3 +84,13 @@ def resolve(meta: GameMeta, token: str | None, admin_token: str | None) -> Calle
     if found is None:
         raise Unauthorized("the token is not valid for this game")
     return found
+
+
+def account_seat(meta: GameMeta, player: str) -> Caller:
+    """The caller an account is in a game: the seat it holds (of several, the first to act,
+    else the lowest), or a spectator."""
+    seats = meta.seats_of(player)
+    if not seats:
+        return Caller(SPECTATOR)
+    acting = [s for s in seats if s in meta.progress.to_act]
+    return Caller(SEAT, (acting or seats)[0])

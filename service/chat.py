@@ -107,8 +107,11 @@ def post(
     name: str | None,
     sender: str,
     at: int,
+    player: str | None = None,
 ) -> dict[str, Any]:
-    """Append a line; ``sender`` keys the rate limit (a seat, or a spectator's address)."""
+    """Append a line; ``sender`` keys the rate limit (a seat, or a spectator's address);
+    ``player``: the account saying it (kept with the line, so that readers who blocked it
+    can have it hidden)."""
     room = room or (PLAYERS if caller.role == SEAT else SPECTATORS)
     if room not in ROOMS:
         raise BadAction(f"unknown room {room!r}", {"room": [f"one of: {', '.join(ROOMS)}"]})
@@ -140,16 +143,33 @@ def post(
             {"limit": f"{limit}/{window}s", "retry_after": ttl},
         )
     line = {"room": room, "seat": seat, "name": name, "at": iso(at), "text": text}
+    if player is not None:
+        line["player"] = player
     k = keys(game_id)
     body = json.dumps(line, ensure_ascii=False)
     n = int(r.eval(_ADD, 2, k["chat"], k["n"], body, CHANNEL, game_id))
     return {"id": n, **line}
 
 
+def screened(doc: dict[str, Any], blocked: frozenset[str]) -> dict[str, Any]:
+    """A line as a reader who blocked its sender gets it: without its text, ``blocked``."""
+    if not blocked or doc.get("player") not in blocked:
+        return doc
+    out = {k: v for k, v in doc.items() if k != "text"}
+    out["blocked"] = True
+    return out
+
+
 def lines(
-    r: redis.Redis, game_id: str, rooms: Iterable[str], after: int, with_hidden_text: bool = False
+    r: redis.Redis,
+    game_id: str,
+    rooms: Iterable[str],
+    after: int,
+    with_hidden_text: bool = False,
+    blocked: frozenset[str] = frozenset(),
 ) -> list[dict[str, Any]]:
-    """Lines after ``after`` in ``rooms``; a hidden line without its text (unless asked)."""
+    """Lines after ``after`` in ``rooms``; a hidden line without its text (unless asked), a
+    line of a player in ``blocked`` without it too (``screened``)."""
     wanted = set(rooms)
     k = keys(game_id)
     entries: list[Any] = r.xrange(k["chat"], f"{after + 1}-0", "+", count=PAGE) or []
@@ -167,7 +187,7 @@ def lines(
                 doc["hidden_by"] = hidden[line_id]
             else:
                 doc.pop("text")
-        out.append(doc)
+        out.append(screened(doc, blocked))
     return out
 
 

@@ -151,7 +151,8 @@ class ChatSource:
         r = self.client
         hidden = [i for i in _hidden_ids(r, feed.game_id) if i <= after]
         out = [frame(d) for d in _hidden_lines(r, feed.game_id, hidden, rooms)]
-        return out + [frame(d) for d in _read(r, feed.game_id, rooms, after, mark.last)]
+        said = _read(r, feed.game_id, rooms, after, mark.last)
+        return out + [frame(chat.screened(d, watch.blocked)) for d in said]
 
     def frames(self, watch: Watch) -> list[bytes]:
         """What is new in chat for ``watch`` (the caller holds the feed's ``cond``)."""
@@ -171,14 +172,24 @@ class ChatSource:
                     (KIND, "opened", opened, upto, len(cf.hides)),
                     lambda: b"".join(frame(d) for d in _read(client, gid, opened, 0, upto)),
                 )
+                if not watch.blocked
+                else b"".join(
+                    frame(chat.screened(d, watch.blocked))
+                    for d in _read(client, gid, opened, 0, upto)
+                )
             )
         if cf.last > mark.last:
             first = next(iter(cf.lines), cf.last + 1)
             if mark.last + 1 < first:  # behind the buffer
-                out += [frame(d) for d in _read(client, gid, rooms, mark.last, first - 1)]
+                behind = _read(client, gid, rooms, mark.last, first - 1)
+                out += [frame(chat.screened(d, watch.blocked)) for d in behind]
             for line_id in range(max(mark.last + 1, first), cf.last + 1):
                 line = cf.lines.get(line_id)
                 if line is None or line["room"] not in rooms:
+                    continue
+                if line.get("player") in watch.blocked:
+                    doc = public(line_id, line, line_id in cf.hidden)
+                    out.append(frame(chat.screened(doc, watch.blocked)))
                     continue
                 out.append(_rendered(feed, line_id, line, line_id in cf.hidden))
         for line_id in cf.hides[mark.hides :]:

@@ -22,14 +22,17 @@ from domain.errors import Refused
 from projections.records import Recorded
 from projections.views import Caller
 from service import auth, listing
+from service.accounts import Accounts, is_account_token
 from service.admission import Admission
 from service.budget import WRITE
 from service.catalog import catalog
 from service.commands import ANY_SEED, Commands
 from service.documents import Documents, summary_doc
+from service.errors import Unauthorized
 from service.hooks import Hooks, NoHooks
 from service.jobs import JobQueue
 from service.loading import Current, Loader
+from service.mail import Outbox
 from service.meta import GameMeta
 from service.reads import Reads, Waiter
 from service.store import EventStore
@@ -49,8 +52,12 @@ class Chronicle:
         hooks: Hooks | None = None,
         open_import: bool = False,
         chosen_seeds: str = ANY_SEED,
+        accounts: Accounts | None = None,
+        outbox: Outbox | None = None,
     ) -> None:
         self.store = store
+        self.accounts = accounts  # None: a store without Redis (the in-memory twin)
+        self.outbox = outbox  # mail to people (``service.mail``)
         self.jobs = jobs
         self.admin_token = admin_token
         self.clock = clock
@@ -65,7 +72,23 @@ class Chronicle:
 
     # ---- identity -------------------------------------------------------------------------
     def caller(self, meta: GameMeta, authorization: str | None) -> Caller:
-        return auth.resolve(meta, auth.bearer(authorization), self.admin_token)
+        token = auth.bearer(authorization)
+        if is_account_token(token):
+            return self.account_caller(meta, token)
+        return auth.resolve(meta, token, self.admin_token)
+
+    def accounts_of(self) -> Accounts:
+        if self.accounts is None:
+            raise Unauthorized("this service keeps no accounts")
+        return self.accounts
+
+    def account_caller(self, meta: GameMeta, token: str | None) -> Caller:
+        """The seat an account token acts for in this game: one it holds (the one to act
+        when it holds several), else it watches as a spectator does."""
+        session = self.accounts_of().session(token)
+        if session is None:
+            raise Unauthorized("the token is not valid (signed out, revoked or expired)")
+        return auth.account_seat(meta, session.player)
 
     def opened(self, game_id: str, authorization: str | None) -> tuple[Current, Caller]:
         """The game now and who is calling (every request about one game starts here)."""
@@ -114,7 +137,13 @@ class Chronicle:
         per_page: int,
         authorization: str | None = None,
     ) -> dict[str, Any]:
-        who = listing.viewer(self.store, auth.bearer(authorization), self.admin_token)
+        token = auth.bearer(authorization)
+        if is_account_token(token):
+            session = self.accounts_of().session(token)
+            games = self.accounts_of().games(session.player) if session else []
+            who = listing.of_account(self.store, session.player if session else "", games)
+        else:
+            who = listing.viewer(self.store, token, self.admin_token)
         return self.documents.list_games(who, game, status, page, per_page)
 
     def audit(self, game_id: str, caller: Caller) -> dict[str, Any]:
@@ -193,8 +222,9 @@ class Chronicle:
         tokens: Sequence[str | None] | None = None,
         at: int | None = None,
         idem: tuple[str, Mapping[str, Any]] | None = None,
+        changes: Mapping[str, Any] | None = None,
     ) -> Match:
-        return self.commands.append_table(cur, events, actor, command, tokens, at, idem)
+        return self.commands.append_table(cur, events, actor, command, tokens, at, idem, changes)
 
     def idempotent(self, game_id: str, idem: str) -> dict[str, Any] | None:
         return self.commands.idempotent(game_id, idem)

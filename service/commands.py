@@ -156,6 +156,7 @@ def new_meta(
         table=dict(match.config.table) if match.config.table else None,
         invitations=tuple(invitations),
         seed_chosen=seed_chosen,
+        players=match.table.players if match.table and any(match.table.players) else (),
     )
 
 
@@ -389,9 +390,11 @@ class Commands:
         tokens: Sequence[str | None] | None = None,
         at: int | None = None,
         idem: tuple[str, Mapping[str, Any]] | None = None,
+        changes: Mapping[str, Any] | None = None,
     ) -> Match:
         """Append a table command's events (``domain.seating``) through the one write path;
         ``tokens``: the seats' token hashes when they change with it (a join, a leave);
+        ``changes``: other fields of the meta it changes (a claim's ``players``);
         ``at``: the time the command was decided at (a timeout), else now;
         ``idem``: (the idempotency record's key, the answer it replays), bound to the head
         this append makes, as an action's is.  Under the storage budget's write mark, like
@@ -400,6 +403,8 @@ class Commands:
         when = self.clock() if at is None else at
         records = chained(cur.seed, cur.match.version, cur.head, events, actor, dict(command), when)
         meta = replace(cur.meta, tokens=tuple(tokens)) if tokens is not None else None
+        if changes:
+            meta = replace(meta or cur.meta, **changes)
         bound = None
         if idem is not None:
             head = {"version": records[-1].version, "head": records[-1].hash}

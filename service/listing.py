@@ -28,7 +28,8 @@ CHUNK = 500  # ids read per round trip when a filtered list walks an index
 @dataclass(frozen=True)
 class Viewer:
     """What a caller may see in the list: every game (the operator), else the public ones and
-    ``own``, the unlisted games it holds a token of (by its token, at most one)."""
+    ``own``, the unlisted games it holds a token of (a seat or host token: at most one; an
+    account: those it holds a seat of)."""
 
     everything: bool = False
     own: tuple[tuple[str, GameMeta], ...] = ()
@@ -53,6 +54,18 @@ def viewer(store: EventStore, token: str | None, admin_token: str | None) -> Vie
     except Unauthorized:
         return STRANGER
     return Viewer(own=((game_id, meta),))
+
+
+def of_account(store: EventStore, player: str, games: list[str]) -> Viewer:
+    """An account's viewer: the public games and the unlisted ones it holds a seat of (its
+    index of games, each checked against the game's meta: a seat it no longer holds lists
+    nothing; its public games are in the public index already)."""
+    own = []
+    for game_id in games:
+        meta = store.meta(game_id)
+        if meta is not None and player in meta.players and not meta.public:
+            own.append((game_id, meta))
+    return Viewer(own=tuple(own))
 
 
 def tokens_of(meta: GameMeta) -> list[str]:

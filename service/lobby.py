@@ -114,25 +114,77 @@ def idem_key(caller: Caller, command: str, key: str | None) -> str | None:
 
 
 def join(
-    ch: Chronicle, game_id: str, name: str, invitation: str | None, if_match: str | None = None
+    ch: Chronicle,
+    game_id: str,
+    name: str,
+    invitation: str | None,
+    if_match: str | None = None,
+    player: str | None = None,
 ) -> dict[str, Any]:
-    """Take a seat: ``{seat, token}`` (the token is shown this once)."""
+    """Take a seat: ``{seat, token}`` (the token is shown this once); ``player``: the
+    account joining, which holds the seat from then on (``SeatClaimed`` in the same batch)."""
     for _ in range(RETRIES):
         cur = ch.current(game_id)
         check_if_match(if_match, cur.match.version, cur.head)
+        if player is not None and _blocked(ch, cur, player):
+            raise Forbidden("blocked", "the host of this table does not take you at it")
         seat = _seat_for(cur, invitation)
-        events = seating.join(cur.match, seat, name)
+        events = seating.join(cur.match, seat, name, player)
         token = auth.new_token()
         hashes = list(cur.meta.tokens)
         hashes[seat] = auth.token_hash(token)
+        command = seating.command("join", seat=seat, name=name)
+        changes = None
+        if player is not None:
+            command["player"] = player
+            changes = {"players": _held(cur, seat, player)}
+            ch.accounts_of().add_game(player, game_id, cur.meta.created_at)
         try:
-            ch.append_table(
-                cur, events, seat, seating.command("join", seat=seat, name=name), tokens=hashes
-            )
+            ch.append_table(cur, events, seat, command, tokens=hashes, changes=changes)
         except VersionConflict:
             continue
         return {"seat": seat, "token": token}
     raise StateConflict("seat_taken", "the table is busy; try again")
+
+
+def _blocked(ch: Chronicle, cur: Current, player: str) -> bool:
+    host = cur.meta.host_player
+    return host is not None and ch.accounts_of().blocked_by(host, player)
+
+
+def _held(cur: Current, seat: int, player: str) -> tuple[str | None, ...]:
+    players = list(cur.meta.players or (None,) * len(cur.meta.tokens))
+    players[seat] = player
+    return tuple(players)
+
+
+def claim(
+    ch: Chronicle,
+    game_id: str,
+    seat: int,
+    player: str,
+    host: bool = False,
+    if_match: str | None = None,
+) -> dict[str, Any]:
+    """``player``'s account holds ``seat`` from now on (``SeatClaimed``): ``{seat, player,
+    version}``.  ``host``: the account also created the table (a signed-in creation), which
+    makes it the one whose blocks keep players from joining.  Claiming a seat one already
+    holds appends nothing."""
+    created = ch.current(game_id).meta.created_at
+    ch.accounts_of().add_game(player, game_id, created)  # first: a seat never misses its game
+
+    def command(cur: Current, idem: str | None) -> dict[str, Any]:
+        events = seating.claim(cur.match, seat, player)
+        if not events:
+            return {"seat": seat, "player": player, "version": cur.match.version}
+        changes: dict[str, Any] = {"players": _held(cur, seat, player)}
+        if host:
+            changes["host_player"] = player
+        recorded = seating.command("claim", seat=seat, player=player)
+        match = ch.append_table(cur, events, seat, recorded, changes=changes)
+        return {"seat": seat, "player": player, "version": match.version}
+
+    return _retrying(ch, game_id, command, if_match)
 
 
 def leave(

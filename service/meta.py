@@ -70,6 +70,13 @@ class GameMeta:
     # the creator chose the seed (or imported a log, which holds it): they can know every
     # hidden card, and the summary says so to everyone (``seed_chosen``)
     seed_chosen: bool = False
+    # per seat: the public id of the account holding it (``SeatClaimed``; ``service.accounts``),
+    # the index that lets an account's token act for its seats; () while no seat is claimed
+    players: tuple[str | None, ...] = ()
+    host_player: str | None = None  # the account that created the table while signed in
+
+    def seats_of(self, player: str) -> list[int]:
+        return [seat for seat, held in enumerate(self.players) if held == player]
 
     def moved(self, version: int, head: str, progress: Progress) -> GameMeta:
         """This meta after a write: ``dataclasses.replace(self, version=..., head=...,
@@ -141,6 +148,8 @@ def encode(meta: GameMeta) -> dict[str, str]:
         **({"hooks": "1"} if meta.hooks else {}),
         **({"seed_chosen": "1"} if meta.seed_chosen else {}),
         **({"verified": json.dumps(list(meta.verified))} if meta.verified else {}),
+        **({"players": json.dumps(list(meta.players))} if any(meta.players) else {}),
+        **({"host_player": meta.host_player} if meta.host_player else {}),
         **({"unsigned_undos": str(meta.unsigned_undos)} if meta.unsigned_undos else {}),
     }
 
@@ -188,4 +197,6 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
         seed_chosen=stored.get("seed_chosen") == "1",
         verified=tuple(json.loads(stored.get("verified", "[]"))),
         unsigned_undos=int(stored.get("unsigned_undos", "0")),
+        players=tuple(json.loads(stored.get("players") or "[]")),
+        host_player=stored.get("host_player") or None,
     )

@@ -172,6 +172,7 @@ class Watch:
     dead: bool = False
     pending: bytes = b""  # framed bytes the hub could not send at once
     todo: list[Any] = field(default_factory=list)  # frames the hub left to the watcher
+    blocked: frozenset[str] = frozenset()  # players whose chat lines are hidden for it
 
     @property
     def raw(self) -> Any:
@@ -501,6 +502,7 @@ class Hub:
         lifetime: float,
         sock: Any = None,
         resume: Mapping[str, Any] | None = None,
+        blocked: frozenset[str] = frozenset(),
     ) -> Iterator[bytes]:
         """A stream's frames: a status (or what came after ``after``), then every change as it
         comes, a heartbeat comment when ``heartbeat`` seconds pass without one; it ends after
@@ -509,7 +511,8 @@ class Hub:
         With ``sock`` (gunicorn's gevent worker, HTTP/1.1: a chunked body), the frames after
         the first ones are written by the hub straight to the socket (``push``): a change
         reaches a thousand watchers without waking a thousand greenlets.  ``resume``: the
-        position of each other kind the client resumes from (``Source.start``)."""
+        position of each other kind the client resumes from (``Source.start``); ``blocked``:
+        the players the watcher's account blocked (``service.chat.screened``)."""
         yield b"retry: 2000\n\n"
         with self.watching(game_id, loaded) as feed:
             with feed.cond:
@@ -517,6 +520,7 @@ class Hub:
                     feed, game, config, caller, loaded.version, feed.epoch, feed.seq, ("", ())
                 )
             watch.status = (loaded.status, loaded.to_act)
+            watch.blocked = blocked
             if after is None:
                 yield sse("status", loaded.version, status_doc(loaded))
             elif after > loaded.version:  # the log was cut below what the client holds

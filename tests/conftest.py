@@ -87,14 +87,18 @@ def inprocess_api(inprocess_url: str) -> Client:
 
 
 @contextmanager
-def running_worker(url: str, queue_url: str | None = None) -> Iterator[subprocess.Popen[bytes]]:
-    """A real `chronicle worker` process (reconciling every second) until the block ends."""
+def running_worker(
+    url: str, queue_url: str | None = None, **extra: str
+) -> Iterator[subprocess.Popen[bytes]]:
+    """A real `chronicle worker` process (reconciling every second) until the block ends;
+    ``extra``: more of its environment (an SMTP server, say)."""
     env = {
         **os.environ,
         "REDIS_URL": url,
         "QUEUE_REDIS_URL": queue_url or "",
         "PYTHONPATH": str(ROOT),
         "CHRONICLE_RECONCILE_SECONDS": "1",
+        **extra,
     }
     proc = subprocess.Popen([sys.executable, "-m", "chronicle", "worker"], env=env, cwd=ROOT)
     time.sleep(0.5)

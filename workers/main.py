@@ -50,7 +50,7 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from domain.engine import Job
-from service import clocks, listing, webhooks
+from service import clocks, listing, mail, webhooks
 from service.config import Settings
 from service.connections import connect
 from service.jobs import FUNCTIONS, QUEUES, RQJobQueue
@@ -250,11 +250,11 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
 
         threading.Thread(target=queue_due_checks_forever, args=(qconn,), daemon=True).start()
     while True:
-        # Moves first (a person's game, then bot-only games); webhook deliveries wait while a
-        # bot turn or a score is queued.
+        # Moves first (a person's game, then bot-only games); webhook deliveries and mail wait
+        # while a bot turn or a score is queued.
         queues = [
             Queue(name, connection=conn_blocking, serializer=JSONSerializer)
-            for name in (*QUEUES, webhooks.QUEUE)
+            for name in (*QUEUES, webhooks.QUEUE, mail.QUEUE)
         ]
         worker = Worker(queues, connection=conn_blocking, serializer=JSONSerializer)
         current["name"] = worker.name

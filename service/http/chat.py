@@ -8,13 +8,24 @@ from flask import request
 from flask.views import MethodView
 
 from domain.errors import Forbidden
-from projections.views import HOST, revealed
+from projections.views import HOST, SEAT, Caller, revealed
 from service import chat
 from service.errors import NotFound
 from service.http import schemas as s
+from service.http.accounts import blocked_here, player_here
 from service.http.common import AUTH, blueprint, chronicle, opened
+from service.loading import Current
 
 blp = blueprint("chat", "Table chat")
+
+
+def _speaker(cur: Current, caller: Caller) -> str | None:
+    """The account saying a line: the signed-in one, or the one holding the seat whose
+    token says it."""
+    player = player_here()
+    if player is None and caller.role == SEAT and caller.seat is not None and cur.meta.players:
+        player = cur.meta.players[caller.seat]
+    return player
 
 
 @blp.route("/games/<game_id:game_id>/chat")
@@ -33,7 +44,7 @@ class ChatResource(MethodView):
         names = [d.get("name") for d in cur.match.table.seats()] if cur.match.table else []
         line = chat.post(
             chat.redis_of(ch.store), game_id, caller, names, body["text"], body.get("room"),
-            body.get("name"), f"addr:{request.remote_addr}", ch.clock(),
+            body.get("name"), f"addr:{request.remote_addr}", ch.clock(), _speaker(cur, caller),
         )  # fmt: skip
         ch.hooks.said(cur, line)
         return {"id": line["id"], "at": line["at"]}
@@ -52,7 +63,7 @@ class ChatResource(MethodView):
                 raise Forbidden("not_a_player", "the players' room is for the seats until the end")
             rooms = (room,)
         r = chat.redis_of(chronicle().store)
-        return {"lines": chat.lines(r, game_id, rooms, query["after"])}
+        return {"lines": chat.lines(r, game_id, rooms, query["after"], blocked=blocked_here())}
 
 
 @blp.route("/games/<game_id:game_id>/chat/<int:line_id>/hide")

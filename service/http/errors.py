@@ -61,6 +61,9 @@ ERRORS: tuple[ErrorCode, ...] = (
     ErrorCode("undo_refused", 409, "the game's undo policy refuses this undo (`details.reason`)"),
     ErrorCode("seat_taken", 409, "the invitation's seat is already taken"),
     ErrorCode("game_not_waiting", 409, "the game has started: nobody joins any more"),
+    ErrorCode("csrf_failed", 403, "a write by the session cookie without its `X-CSRF-Token`"),
+    ErrorCode("insufficient_scope", 403, "an account token without the `play` scope only reads"),
+    ErrorCode("seat_claimed", 409, "another account holds this seat (`POST .../claim`)"),
     ErrorCode("turn_timed_out", 409, "a timeout was appended since the version acted on"),
     ErrorCode("precondition_failed", 412, "`If-Match` names a head that has moved"),
     ErrorCode(

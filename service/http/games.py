@@ -18,6 +18,8 @@ from service.http.common import (
     opened,
     tagged,
 )
+from service.http.middleware import current_request
+from service.http.sessions import session_of
 
 blp = blueprint("games", "Games: create, list, import, summary")
 
@@ -40,7 +42,7 @@ class GamesResource(MethodView):
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game; the response holds each human seat's token and the host token, once,
         and an invitation for each open seat (`{"open": true}`)."""
-        return chronicle().create(
+        created = chronicle().create(
             None,
             body["game"],
             body["players"],
@@ -48,6 +50,17 @@ class GamesResource(MethodView):
             body.get("seed"),
             table=lobby.table_section(body),
         )
+        session = session_of(current_request().environ)
+        if session is not None:  # signed in: the creator's seat is the account's
+            people = [
+                seat
+                for seat, p in enumerate(body["players"])
+                if not p.get("bot") and not p.get("open")
+            ]
+            if people:
+                claimed = lobby.claim(chronicle(), created["id"], people[0], session.player, True)
+                created["version"] = claimed["version"]
+        return created
 
     @blp.doc(operationId="listGames", security=AUTH)
     @blp.arguments(s.ListQuery, location="query")

@@ -9,7 +9,11 @@ from typing import Any
 
 from flask.views import MethodView
 
-from service import lobby
+from domain.errors import Forbidden
+from projections.views import SEAT
+from service import auth, lobby
+from service.errors import Unauthorized
+from service.http import account_schemas as a
 from service.http import schemas as s
 from service.http.common import (
     AUTH,
@@ -21,6 +25,8 @@ from service.http.common import (
     if_match,
     opened,
 )
+from service.http.middleware import current_request
+from service.http.sessions import session_of
 
 blp = blueprint("tables", "Tables: seats and their players")
 PRECONDITION = [IF_MATCH_PARAMETER]
@@ -50,7 +56,33 @@ class JoinResource(MethodView):
     def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
         """Take an open seat (with its invitation, or the lowest one of a public table); the
         seat's token is in the answer, once."""
-        return lobby.join(chronicle(), game_id, body["name"], body.get("invitation"), if_match())
+        session = session_of(current_request().environ)
+        player = session.player if session is not None else None
+        return lobby.join(
+            chronicle(), game_id, body["name"], body.get("invitation"), if_match(), player
+        )
+
+
+@blp.route("/games/<game_id:game_id>/claim")
+class ClaimResource(MethodView):
+    @blp.doc(operationId="claim", security=[{"bearer": []}], parameters=PRECONDITION)
+    @blp.arguments(a.ClaimIn, example={"seat_token": "<the seat's token>"})
+    @blp.response(200, a.Claimed)
+    @blp.alt_response(401, schema=s.ApiError, description="not signed in, or a wrong seat token")
+    @blp.alt_response(409, schema=s.ApiError, description="seat_claimed (by another account)")
+    @_writes
+    def post(self, body: dict[str, Any], game_id: str) -> dict[str, Any]:
+        """Keep a guest seat in your account: send the seat's token in the body and your
+        account's credentials as usual.  The seat token keeps working."""
+        session = session_of(current_request().environ)
+        if session is None:
+            raise Unauthorized("sign in first: a seat is claimed with an account's credentials")
+        ch = chronicle()
+        cur = ch.current(game_id)
+        caller = auth.resolve(cur.meta, body["seat_token"], None)
+        if caller.role != SEAT or caller.seat is None:
+            raise Forbidden("not_a_player", "seat_token must be a seat's token")
+        return lobby.claim(ch, game_id, caller.seat, session.player, if_match=if_match())
 
 
 @blp.route("/games/<game_id:game_id>/leave")

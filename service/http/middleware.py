@@ -298,9 +298,15 @@ def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
     if origins:
         api = {"origins": "*" if "*" in origins else origins}
         options: dict[str, Any] = {
-            "allow_headers": ["Authorization", "Content-Type", "Idempotency-Key", REQUEST_ID],
+            "allow_headers": [
+                "Authorization",
+                "Content-Type",
+                "Idempotency-Key",
+                REQUEST_ID,
+                "X-CSRF-Token",
+            ],
             "expose_headers": ["Retry-After", REQUEST_ID],
-            "methods": ["GET", "POST", "OPTIONS"],
+            "methods": ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
             "supports_credentials": False,
             "max_age": 600,
         }

@@ -554,6 +554,8 @@ class ChatLine(Schema):
     at = fields.Str(required=True)
     text = fields.Str(metadata={"description": "absent if the host hid the line"})
     hidden = fields.Bool()
+    player = fields.Str(metadata={"description": "the account that said it (signed in)"})
+    blocked = fields.Bool(metadata={"description": "you blocked its sender: no text"})
 
 
 class ChatLines(Schema):

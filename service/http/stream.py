@@ -29,6 +29,7 @@ from projections.records import Recorded
 from service import tickets
 from service.chat import MAX_LINE
 from service.chat_stream import ChatSource
+from service.http.accounts import blocked_here
 from service.http.common import AUTH, blueprint, opened
 from service.http.schemas import MAX_VERSION, ApiError, Result
 from service.http.waits import Waits
@@ -222,6 +223,7 @@ class StreamResource(MethodView):
             config["CHRONICLE_STREAM_SECONDS"],
             direct_socket(),
             {"chat": query.get("chat_after")},
+            blocked_here(),
         )
         body = Held(frames, lambda: slot.__exit__(None, None, None))
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}

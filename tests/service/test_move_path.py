@@ -29,7 +29,7 @@ Case = tuple[int, Any, Extra, Env] | tuple[int, Any, Extra, Env, Callable[[str],
 
 
 def _moves_path(app: Any) -> MovePath:
-    moves = app.wsgi_app.app  # EdgeLimits -> MovePath -> Flask's wsgi_app
+    moves = app.wsgi_app.app.app  # EdgeLimits -> CookieSessions -> MovePath -> Flask's
     assert isinstance(moves, MovePath)
     return moves
 

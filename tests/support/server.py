@@ -77,14 +77,14 @@ def api_env(redis_url: str, admin_token: str, folder: Path, **extra: str) -> dic
 
 @contextmanager
 def served_api(
-    env: Mapping[str, str], folder: Path, cwd: Path, processes: int = 2
+    env: Mapping[str, str], folder: Path, cwd: Path, processes: int = 2, port: int | None = None
 ) -> Iterator[str]:
     """The base URL of gunicorn serving ``create_app()`` with ``env`` (see ``api_env``) until
     the block ends; its output goes to ``folder/api.log``, quoted if it does not come up.
 
     Two processes, as `chronicle serve` starts on a two-core machine: a test's requests may
     land on either, as a player's do."""
-    port = free_port()
+    port = port or free_port()
     base = f"http://127.0.0.1:{port}"
     log = folder / "api.log"
     with log.open("ab") as out:
