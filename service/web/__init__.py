@@ -9,6 +9,10 @@ connections from this origin only, with no inline script or style, so an injecte
 never run.  Static files are served gzip-compressed when the browser accepts it (compressed once
 per file and kept in memory: the files are small and change only with a new release).
 
+Signing in to an account (optional: guests play with seat links) is the page ``/signin``; an
+account's session is an HttpOnly cookie the pages never read, and their writes carry its CSRF
+token (``account.js``, ``api.js``).
+
 The rules page (``/rules/<game>``) is rendered here from the players' rules the API serves at
 ``/api/v1/docs/rules/<game>`` (``service.http.docs``), with a table of contents and an anchor
 per rule id (``/rules/artus#AR-3``): it needs no script, and the same CSP holds.
@@ -110,6 +114,13 @@ def secure(resp: Response) -> Response:
 def shell(game_id: str | None = None) -> Response:
     """Every page is the same shell; ``main.js`` picks the page from the path."""
     return _send(STATIC / "index.html")
+
+
+@pages.get("/signin")
+def signin() -> Response:
+    """The sign-in page (``account.js``): the mailed link ``/signin#code=...`` lands here, the
+    code in the fragment, which the browser never sends to a server."""
+    return _send(STATIC / "signin.html")
 
 
 @pages.get("/assets/<path:name>")

@@ -11,11 +11,13 @@ import pytest
 from service.web import STATIC
 from tests.support.client import Client
 
-PAGES = ["/", "/play/abc123", "/join/abc123", "/replay/abc123"]
+PAGES = ["/", "/play/abc123", "/join/abc123", "/replay/abc123", "/signin"]
 
 
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_is_the_shell_with_strict_headers(api: Client, path: str) -> None:
+    """Every page has the strict headers; the game pages are the one shell (``main.js``),
+    the sign-in page its own (``account.js``: the code in its link meets no other script)."""
     r = api.get(path)
     assert r.status_code == 200
     assert r.headers["Content-Type"].startswith("text/html")
@@ -24,7 +26,8 @@ def test_every_page_is_the_shell_with_strict_headers(api: Client, path: str) -> 
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
     assert r.headers["Referrer-Policy"] == "no-referrer"
     assert r.headers["X-Content-Type-Options"] == "nosniff"
-    assert '<script type="module" src="/assets/main.js"></script>' in r.text
+    script = "account.js" if path == "/signin" else "main.js"
+    assert f'<script type="module" src="/assets/{script}"></script>' in r.text
 
 
 def test_static_files_are_gzipped_and_revalidated(api: Client) -> None:

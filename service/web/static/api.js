@@ -3,9 +3,16 @@
 // Tokens arrive in the URL fragment (#token=...), which the browser never sends to a server,
 // and are kept in localStorage; every request carries them as an Authorization header, never
 // in a URL.  The fragment is wiped from the address bar as soon as it has been read.
+//
+// A person signed in to an account holds an HttpOnly session cookie the page cannot read, so
+// requests go with the same origin's cookies.  A cookie travels by itself, so a write that
+// leans on it (no seat token) also carries the session's CSRF token, which only this origin's
+// pages can read (kept beside the seats in localStorage, shared by the tabs).
 
 const BASE = "/api/v1";
 const KEY = "chronicle.v1";
+const SESSION = "chronicle.session"; // {player: {id, name}, csrf} while signed in
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
 export class ApiError extends Error {
   constructor(status, body) {
@@ -64,15 +71,19 @@ export async function api(path, { method = "GET", body, token, signal, headers: 
   const headers = { Accept: "application/json", ...(extra || {}) };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  const byCookie = !token && WRITES.has(method); // a write the session cookie may speak for
   const repeatable = method === "GET" || "Idempotency-Key" in headers;
   const most = tries ?? (method === "GET" ? Infinity : 5);
+  let renewed = false;
   for (let attempt = 0; ; attempt++) {
+    const csrf = byCookie ? (session() || {}).csrf : null;
+    if (csrf) headers["X-CSRF-Token"] = csrf;
     const res = await fetch(BASE + path, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       signal,
-      credentials: "omit",
+      credentials: "same-origin",
       referrerPolicy: "no-referrer",
     });
     let data = null;
@@ -85,6 +96,15 @@ export async function api(path, { method = "GET", body, token, signal, headers: 
       }
     }
     if (res.ok) return data;
+    if (byCookie && !renewed && res.status === 403 && ((data || {}).error || {}).code === "csrf_failed") {
+      // the session's CSRF token is not the one held (another tab signed in again, or the
+      // storage was cleared): read the session's own once, and send the write again with it
+      renewed = true;
+      if (await renewSession(signal)) {
+        attempt--;
+        continue;
+      }
+    }
     const again = res.status === 429 || (res.status === 503 && repeatable);
     if (!again || attempt + 1 >= most) throw new ApiError(res.status, data);
     api.waiting++;
@@ -96,6 +116,56 @@ export async function api(path, { method = "GET", body, token, signal, headers: 
   }
 }
 api.waiting = 0;
+
+// ---- the account's session (the cookie itself is HttpOnly: the page never sees it) --------
+/** The signed-in account as this browser last heard it ({player: {id, name}, csrf}), or null.
+ *  Only a hint for drawing the page: the cookie decides, and GET /me says whether it holds.
+ *  @returns {{ player: { id: string, name?: string }, csrf?: string } | null} */
+export function session() {
+  try {
+    const s = JSON.parse(localStorage.getItem(SESSION));
+    return s && s.player ? s : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps what a sign-in (or GET /me) answered: the player and the session's CSRF token.
+ *  @param {{ player?: { id: string, name?: string }, id?: string, name?: string, csrf?: string }} doc */
+export function keepSession(doc) {
+  const player = doc.player || { id: doc.id, name: doc.name };
+  const cur = session();
+  const csrf = doc.csrf || (cur && cur.player.id === player.id ? cur.csrf : undefined);
+  localStorage.setItem(SESSION, JSON.stringify({ player: { id: player.id, name: player.name }, csrf }));
+  window.dispatchEvent(new Event("chronicle-session"));
+}
+
+/** Forgets the account (signed out, or the server no longer knows the session). */
+export function dropSession() {
+  localStorage.removeItem(SESSION);
+  window.dispatchEvent(new Event("chronicle-session"));
+}
+
+/** Reads the session's CSRF token from GET /me (after a csrf_failed); false when the cookie
+ *  no longer holds a session (then the account is forgotten here).
+ *  @param {AbortSignal} [signal] */
+async function renewSession(signal) {
+  const res = await fetch(BASE + "/me", {
+    headers: { Accept: "application/json" },
+    credentials: "same-origin",
+    referrerPolicy: "no-referrer",
+    signal,
+  });
+  if (res.status === 401) {
+    dropSession();
+    return false;
+  }
+  if (!res.ok) return false;
+  const me = await res.json().catch(() => null);
+  if (!me || !me.csrf) return false;
+  keepSession(me);
+  return true;
+}
 
 // ---- what the server offers (feature detection without probing for 404s) -----------------
 let features = null;
@@ -119,6 +189,9 @@ export async function serverFeatures() {
           resign: has("/resign"),
           openSeats: has("/join"),
           turnTime: createText.includes("turn_time"),
+          accounts: has("/auth/email"),
+          passkeys: has("/auth/passkey/options"),
+          claim: has("/claim"),
         };
       },
       () => ({}),
@@ -185,11 +258,12 @@ export function tokenFor(id) {
   return seat != null ? g.seats[seat] : null;
 }
 
-/** Reads #token= / #host= / #invitation= from the address, stores it, and wipes it. */
+/** Reads #token= / #host= / #invitation= / #code= (a sign-in link's) from the address, and
+ *  wipes it. */
 export function takeFragment() {
   const frag = new URLSearchParams(location.hash.slice(1));
   const out = {};
-  for (const k of ["token", "host", "invitation"]) if (frag.get(k)) out[k] = frag.get(k);
+  for (const k of ["token", "host", "invitation", "code"]) if (frag.get(k)) out[k] = frag.get(k);
   if (Object.keys(out).length) {
     history.replaceState(null, "", location.pathname + location.search);
   }

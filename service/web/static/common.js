@@ -89,6 +89,8 @@ export function commonEvent(e, c) {
       return `${d.name} took seat ${d.seat + 1}.`;
     case "SeatLeft":
       return `Seat ${d.seat + 1} is open again.`;
+    case "SeatClaimed":
+      return `${n(d.seat)} keeps seat ${d.seat + 1} in an account.`;
     case "TurnTimedOut":
       return `${n(d.seat)} ran out of time; a bot plays this turn.`;
     case "SeatTakenOver":

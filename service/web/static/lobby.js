@@ -1,5 +1,7 @@
 // The lobby: the games offered, creating a table, the public waiting tables, "my games", and
-// the join page of an invitation link.
+// the join page of an invitation link.  Signed in to an account, "my games" is the account's
+// (every device's) first, then the guest seats held only in this browser, each of which the
+// account may keep (a claim); creating or joining while signed in binds the seat server side.
 import {
   allHeld,
   api,
@@ -10,6 +12,7 @@ import {
   serverFeatures,
   takeFragment,
 } from "./api.js";
+import { accountGames, claimRefusal, claimSeat, drawAccountGames, signinHref, whoAmI } from "./account.js";
 import { GAME_NAMES } from "./games.js";
 import { rulesHref } from "./rules.js";
 import { $, $$, copy, html, mount, notice, plural, seedChosenNote } from "./ui.js";
@@ -41,7 +44,20 @@ export async function lobby() {
           <div id="created" aria-live="polite"></div>
         </section>
         <section class="card" aria-labelledby="mine-h">
-          <h2 id="mine-h">My games</h2>
+          <h2 id="mine-h" tabindex="-1">My games</h2>
+          <div id="account-mine" hidden>
+            <div class="mine-filter">
+              <label for="mine-status">Show</label>
+              <select id="mine-status">
+                <option value="">every game</option>
+                <option value="active">games being played</option>
+                <option value="waiting">tables waiting for players</option>
+                <option value="finished">finished games</option>
+              </select>
+            </div>
+            <div id="account-games" aria-live="polite"></div>
+            <h3 id="mine-local-h" class="mine-local-h" hidden>In this browser only</h3>
+          </div>
           <div id="mine"><p class="muted">Loading…</p></div>
         </section>
         <section class="card" aria-labelledby="wait-h">
@@ -60,7 +76,11 @@ export async function lobby() {
   );
   mount($("#catalog"), catalog.games.map(gameCard));
   createForm();
-  showMine();
+  $("#mine-status").onchange = () => showMine();
+  showMine().then(() => {
+    // the account menu's "My games" from another page: the list is drawn only now
+    if (location.hash === "#mine-h") $("#mine-h").focus();
+  });
   showWaiting();
   showRecent();
 }
@@ -289,9 +309,30 @@ function statusWords(s, mySeat) {
 
 async function showMine() {
   const el = $("#mine");
-  const games = allHeld().sort((a, b) => (b[1].added || 0) - (a[1].added || 0));
+  const me = await whoAmI();
+  /** @type {Set<string>} */
+  let bound = new Set(); // "game:seat" of the account's seats
+  $("#account-mine").hidden = !me;
+  if (me) {
+    const status = $("#mine-status").value;
+    const all = await accountGames();
+    bound = new Set(all.map((g) => `${g.id}:${g.seat}`));
+    drawAccountGames($("#account-games"), status ? await accountGames(status) : all);
+  }
+  // a game is listed here while this browser holds a seat of it the account does not
+  const local = (seats, id) => !me || !seats.length || seats.some((s) => !bound.has(`${id}:${s}`));
+  const games = allHeld()
+    .filter(([id, g]) => local(Object.keys(g.seats || {}), id))
+    .sort((a, b) => (b[1].added || 0) - (a[1].added || 0));
+  $("#mine-local-h").hidden = !me || !games.length;
   if (!games.length) {
-    mount(el, html`<p class="muted">No games in this browser yet. Create a table, or open a link a host sent you.</p>`);
+    mount(
+      el,
+      me
+        ? ""
+        : html`<p class="muted">No games in this browser yet. Create a table, or open a link a host sent you.</p>
+            ${features.accounts ? html`<p class="muted small"><a href="${signinHref()}">Sign in</a> to keep your games on every device.</p>` : ""}`,
+    );
     return;
   }
   const rows = await Promise.all(
@@ -303,6 +344,12 @@ async function showMine() {
       }
     }),
   );
+  // the seat a claim would keep: the one this browser plays, unless the account has it
+  const guestSeat = (id, g) => {
+    const seats = Object.keys(g.seats || {});
+    const seat = g.active != null && g.seats[g.active] ? String(g.active) : seats[0];
+    return me && features.claim && seat != null && !bound.has(`${id}:${seat}`) ? seat : null;
+  };
   mount(
     el,
     html`<ul class="game-list">
@@ -311,7 +358,8 @@ async function showMine() {
         const seat = g.active;
         const seatInfo = s && seat != null ? (s.seats.find((x) => x.seat === Number(seat)) || {}) : {};
         const status = s ? statusWords(s, seat) : "unreachable";
-        return html`<li class="${status === "your turn" ? "hot" : ""}">
+        const claim = s ? guestSeat(id, g) : null;
+        return html`<li class="${status === "your turn" ? "hot" : ""}" data-game="${id}">
           <a href="/play/${id}">${GAME_NAMES[g.game] || g.game}</a>
           <span class="muted">${seatInfo.name ? `as ${seatInfo.name}` : "watching"} · ${status}${s ? ` · version ${s.version}` : ""}</span>
           <a href="/replay/${id}" class="small">replay</a>
@@ -323,6 +371,9 @@ async function showMine() {
                     <button type="button" class="copy-inline">Copy</button></div>`,
                 )}</details>`
             : ""}
+          ${claim != null
+            ? html`<button type="button" class="claim-seat small" data-id="${id}" data-seat="${claim}">Keep in my account</button>`
+            : ""}
           <button type="button" class="forget small" data-id="${id}" aria-label="forget this game">Forget</button>
         </li>`;
       })}
@@ -330,6 +381,20 @@ async function showMine() {
   );
   $$(".forget", el).forEach((b) => (b.onclick = () => { forget(b.dataset.id); showMine(); }));
   $$(".copy-inline", el).forEach((b) => (b.onclick = () => copy(b.previousElementSibling.querySelector("input").value, b)));
+  $$(".claim-seat", el).forEach(
+    (b) =>
+      (b.onclick = async () => {
+        b.disabled = true;
+        try {
+          await claimSeat(b.dataset.id, held(b.dataset.id).seats[b.dataset.seat]);
+          notice("The seat is in your account now: it is listed on every device where you sign in.", "info");
+          showMine();
+        } catch (e) {
+          b.disabled = false;
+          notice(claimRefusal(e));
+        }
+      }),
+  );
 }
 
 async function showWaiting() {

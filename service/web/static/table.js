@@ -1,4 +1,7 @@
 // The table: one game as a seat (token in this browser) or as a spectator, kept live.
+// Signed in to an account, a seat of the account is played from the session cookie alone (a
+// new device holds no token: the server answers for the account's seat), and a guest seat
+// this browser holds may be kept in the account ("Keep this seat in my account": a claim).
 import { allHeld, api, backoff, forgetSeat, held, remember, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { GAME_NAMES, renderer } from "./games.js";
 import { Live } from "./live.js";
@@ -20,9 +23,11 @@ import {
 import { seatName } from "./common.js";
 import { refusalNotice, rulesHref } from "./rules.js";
 import { Reader } from "./reader.js";
+import { accountGames, claimRefusal, claimSeat, player, signinHref, whoAmI } from "./account.js";
 
 const SEAT_EVENTS = new Set([
   "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "GameFinished", "GameAbandoned",
+  "SeatClaimed",
 ]);
 // Changes another seat (or the service) made that the page announces: a notice and the log.
 const ANNOUNCED = new Set([
@@ -31,6 +36,9 @@ const ANNOUNCED = new Set([
 ]);
 /** @type {{ r?: import("./common.js").Renderer, [field: string]: any }} */
 const S = {}; // the page's state: id, token, seat, summary, view, actions, log, chat, renderer
+/** This page plays a seat: with the seat's token, or with the account's session (no token,
+ *  and the server answered the view for the account's seat). */
+const acting = () => !!S.token || !!S.viaAccount;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export async function table(id) {
@@ -157,7 +165,7 @@ const soundOn = () => localStorage.getItem(SOUND) === "on";
 let wasMine = false;
 
 function yourTurn() {
-  return !!(S.token && S.view && S.view.status === "active" && S.actions && S.actions.length);
+  return !!(acting() && S.view && S.view.status === "active" && S.actions && S.actions.length);
 }
 
 function drawTurnMarks() {
@@ -204,6 +212,13 @@ async function otherTurns() {
       if (e.status === 404) finishedElsewhere.add(gid);
     }
   }
+  if (player()) {
+    // the account's games where it is its turn, wherever they were played from
+    for (const g of await accountGames("active")) {
+      if (g.your_turn && g.id !== S.id && !turns.some((t) => t.gid === g.id))
+        turns.push({ gid: g.id, game: GAME_NAMES[g.game] || g.game, who: [] });
+    }
+  }
   const el = $("#my-turns");
   if (!el) return;
   el.hidden = !turns.length;
@@ -236,6 +251,7 @@ function layout() {
           <a href="/" class="button small">Lobby</a>
         </div>
         ${seedChosenNote(S.summary)}
+        <div id="claim" class="claim" hidden></div>
         <nav id="my-turns" class="my-turns" aria-label="your turn in other games" hidden></nav>
       </div>
       <nav id="phone-bar" class="phone-bar" aria-label="jump to">
@@ -348,6 +364,7 @@ function layout() {
     $("#chat-panel").hidden = false;
     $("#chat-name").hidden = !!S.token;
     $("#chat-form").onsubmit = sendChat;
+    $("#chat").onclick = chatControl;
   }
 }
 
@@ -434,7 +451,7 @@ async function refreshOnce() {
   S.needSummary = false;
   const seat = S.view ? S.view.you : null;
   const toAct = [...(S.view ? S.view.to_act : []), ...(S.hint || [])];
-  const guess = !!S.token && !botPlays() && (seat == null || toAct.includes(seat));
+  const guess = acting() && !botPlays() && (seat == null || toAct.includes(seat));
   S.hint = null;
   const [summary, view, listed] = await Promise.all([
     wantSummary ? api(`/games/${S.id}`) : Promise.resolve(S.summary),
@@ -442,7 +459,9 @@ async function refreshOnce() {
     guess ? api(`/games/${S.id}/actions`, { token: S.token }) : Promise.resolve(null),
   ]);
   let actions = listed;
-  const mayAct = !!S.token && view.status === "active" && view.you != null && view.to_act.includes(view.you);
+  // no token and a seat in the view: the session's account holds that seat
+  const viaAccount = !S.token && view.you != null;
+  const mayAct = view.status === "active" && view.you != null && view.to_act.includes(view.you);
   if (!mayAct) actions = null;
   else if (!actions || actions.version !== view.version) {
     actions = await api(`/games/${S.id}/actions`, { token: S.token });
@@ -455,6 +474,7 @@ async function refreshOnce() {
   if (summary.status !== view.status) S.needSummary = true;
   S.view = view;
   S.seat = view.you;
+  S.viaAccount = viaAccount;
   S.actions = actions && !botPlays() ? actions.actions : [];
   draw();
   // Never stale: a frame already told of a later version, or the log and the view disagree.
@@ -492,6 +512,7 @@ function seatLost(text) {
   if (S.token) forgetSeat(S.id, S.token);
   S.token = tokenFor(S.id); // another seat this browser holds at this table, or none
   S.seat = null;
+  S.viaAccount = false;
   S.actions = [];
   S.needSummary = true;
   filterKey = null;
@@ -535,7 +556,60 @@ function draw() {
   drawPlayers();
   drawResult();
   drawTurnMarks();
+  const chatName = $("#chat-name");
+  if (chatName && S.features.chat) chatName.hidden = acting();
+  const claimKey = JSON.stringify([S.token, S.seat, botPlays(), (player() || {}).id]);
+  if (claimKey !== claimDrawn) {
+    claimDrawn = claimKey;
+    drawClaim();
+  }
   if (S.reader) S.reader.draw(c, S.summary);
+}
+
+// ---- a guest seat kept in the account -------------------------------------------------------
+let claimDrawn = ""; // the token, seat and account the claim control was drawn for
+
+/** Whether the signed-in account holds ``seat`` of this game: the summary's seat says so
+ *  when it names its account, otherwise the account's list of games. */
+async function accountHolds(seat, me) {
+  const doc = S.summary.seats[seat] || {};
+  if ("player" in doc) return doc.player === me.id;
+  return (await accountGames()).some((g) => g.id === S.id && g.seat === seat);
+}
+
+/** "Keep this seat in my account": offered to a signed-in person playing a guest seat from
+ *  this browser's token, until the account holds the seat (the token keeps working). */
+async function drawClaim() {
+  const el = $("#claim");
+  const seat = S.seat;
+  const want = !!(S.features.claim && S.token && seat != null && !botPlays() && player());
+  const me = want ? await whoAmI() : null;
+  const offer = !!me && !(await accountHolds(seat, me));
+  if (seat !== S.seat || !el) return; // the page moved on meanwhile: its own call draws
+  el.hidden = !offer;
+  if (!offer) {
+    mount(el, "");
+    return;
+  }
+  mount(
+    el,
+    html`<p>This seat is kept only in this browser.</p>
+      <button type="button" id="claim-seat" class="small">Keep this seat in my account</button>`,
+  );
+  const b = $("#claim-seat");
+  b.onclick = async () => {
+    b.disabled = true;
+    try {
+      await claimSeat(S.id, S.token);
+      el.hidden = true;
+      mount(el, "");
+      S.needSummary = true;
+      notice("This seat is in your account now: sign in on any device to play it.", "info");
+    } catch (e) {
+      b.disabled = false;
+      notice(claimRefusal(e));
+    }
+  };
 }
 
 function markLegal() {
@@ -573,7 +647,7 @@ function drawTurn() {
   }
   mount(
     el,
-    html`${text} <span class="muted">· ${S.r.phase(v.state, ctx())} · version ${v.version}${S.token ? "" : " · watching"}</span>`,
+    html`${text} <span class="muted">· ${S.r.phase(v.state, ctx())} · version ${v.version}${acting() ? "" : " · watching"}</span>`,
   );
 }
 
@@ -591,16 +665,19 @@ function drawActions() {
   const acts = S.actions;
   const policy = (S.summary.options || {}).undo;
   const active = S.view.status === "active";
-  const seated = !!S.token && S.seat != null && !botPlays(); // a seat this page plays
+  const seated = acting() && S.seat != null && !botPlays(); // a seat this page plays
   $("#undo").hidden = !seated || policy === "none" || !active;
   $("#resign").hidden = !(S.features.resign && seated && active);
-  $("#leave").hidden = !(S.features.leave && S.token && S.view.status === "waiting");
+  $("#leave").hidden = !(S.features.leave && acting() && S.view.status === "waiting");
   const host = (held(S.id) || {}).host;
   $("#start").hidden = !(S.features.start && host && S.view.status === "waiting");
   $("#host-undo").hidden = !(host && policy === "host" && active);
   $("#host-to").max = S.view.version - 1;
-  if (!S.token) {
-    mount($("#act-filter"), html`<p class="muted">You are watching. Players act from their seat links.</p>`);
+  if (!acting()) {
+    mount(
+      $("#act-filter"),
+      html`<p class="muted">You are watching. Players act from their seat links${S.features.accounts && !player() ? html`, or <a href="${signinHref()}">signed in</a> to their account` : ""}.</p>`,
+    );
     mount($("#actions"), "");
     drawnActions = "";
     panel.classList.remove("mine");
@@ -907,12 +984,17 @@ function renderLog(fresh) {
 // ---- chat: the lines arrive by S.live (the stream, or its polling while the stream is down)
 S.chat = [];
 function room() {
-  return S.token ? "players" : "spectators";
+  return acting() ? "players" : "spectators";
 }
+S.blocked = new Set(); // players blocked from this page: a stream opened before still sends their lines
 function addChat(line, via) {
   // A line again (a hide, or a resume that repeats it) replaces the one held.
   const at = S.chat.findIndex((l) => l.id === line.id);
   const entry = { ...line, via };
+  if (entry.player && S.blocked.has(entry.player)) {
+    delete entry.text;
+    entry.blocked = true;
+  }
   if (at >= 0) S.chat[at] = entry;
   else {
     S.chat.push(entry);
@@ -922,18 +1004,63 @@ function addChat(line, via) {
   mount(
     $("#chat"),
     S.chat.slice(-100).map(
-      (l) => html`<li data-id="${l.id}" data-via="${l.via}"><span class="muted">${fmtTime(l.at)}</span> <b>${l.seat != null ? n[l.seat] || l.name : l.name || "spectator"}</b>${l.room === "spectators" && S.token ? " (spectators)" : ""}: ${l.hidden ? html`<i class="muted">hidden by the host</i>` : l.text}</li>`,
+      (l) => {
+        const who = l.seat != null ? n[l.seat] || l.name : l.name || "spectator";
+        const said = l.hidden
+          ? html`<i class="muted">hidden by the host</i>`
+          : l.blocked
+            ? html`<i class="muted">a line from a player you blocked</i>`
+            : l.text;
+        return html`<li data-id="${l.id}" data-via="${l.via}"><span class="muted">${fmtTime(l.at)}</span> <b>${who}</b>${l.room === "spectators" && acting() ? " (spectators)" : ""}: ${said}${chatButtons(l, who)}</li>`;
+      },
     ),
   );
   const el = $("#chat");
   el.scrollTop = el.scrollHeight;
+}
+// The host may hide a line (it is kept, and the export holds it); a signed-in person may block
+// the account that said it (its lines are hidden for them, and it cannot join their tables).
+function chatButtons(l, who) {
+  const out = [];
+  if (held(S.id).host && !l.hidden)
+    out.push(html` <button type="button" class="small" data-hide="${l.id}" aria-label="Hide ${who}'s line">Hide</button>`);
+  const me = player();
+  if (me && l.player && l.player !== me.id && !l.blocked)
+    out.push(html` <button type="button" class="small" data-block="${l.player}" data-name="${who}" aria-label="Block ${who}">Block</button>`);
+  return out;
+}
+async function chatControl(e) {
+  const b = e.target.closest("button");
+  if (!b) return;
+  try {
+    if (b.dataset.hide) {
+      await api(`/games/${S.id}/chat/${b.dataset.hide}/hide`, { method: "POST", token: held(S.id).host });
+      if (S.live.mode !== "stream") S.live.pollChat(); // the stream brings the hide itself
+    } else if (b.dataset.block) {
+      const sure = await confirmStep(`Block ${b.dataset.name}?`, {
+        yes: "Block",
+        detail: "Their chat lines are hidden for you, and they cannot join the tables you create.",
+      });
+      if (!sure) return;
+      await api(`/me/blocks/${encodeURIComponent(b.dataset.block)}`, { method: "PUT" });
+      S.blocked.add(b.dataset.block);
+      for (const l of S.chat.filter((x) => x.player === b.dataset.block)) {
+        delete l.text;
+        l.blocked = true;
+      }
+      addChat(S.chat[S.chat.length - 1], S.chat[S.chat.length - 1].via);
+      notice(`${b.dataset.name} is blocked.`);
+    }
+  } catch (err) {
+    notice(err.message);
+  }
 }
 async function sendChat(e) {
   e.preventDefault();
   const text = $("#chat-text").value.trim();
   if (!text) return;
   const body = { text, room: room() };
-  if (!S.token) body.name = $("#chat-name").value.trim() || "spectator";
+  if (!acting()) body.name = $("#chat-name").value.trim() || "spectator";
   try {
     await api(`/games/${S.id}/chat`, { method: "POST", body, token: S.token });
     $("#chat-text").value = "";
