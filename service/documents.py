@@ -29,7 +29,7 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
         "id": game_id,
         "game": meta.game,
         "options": dict(meta.options),
-        "seats": [dict(s) for s in meta.seats],
+        "seats": _seats(meta),
         "status": p.status,
         "version": meta.version,
         "to_act": list(p.to_act),
@@ -47,6 +47,15 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
             deadlines = p.deadlines or {}
             doc["deadlines"] = {s: iso(ms) for s, ms in sorted(deadlines.items())}
     return doc
+
+
+def _seats(meta: GameMeta) -> list[dict[str, Any]]:
+    """The seats, each one an account holds with its public id (``player``)."""
+    seats = [dict(s) for s in meta.seats]
+    for seat, player in enumerate(meta.players):
+        if player is not None and seat < len(seats):
+            seats[seat]["player"] = player
+    return seats
 
 
 def unsigned_reason(count: int) -> str | None:

@@ -203,6 +203,7 @@ class SeatOut(Schema):
     bot = fields.Str(allow_none=True)
     open = fields.Bool(metadata={"description": "true: the seat waits for a player"})
     resigned = fields.Bool()
+    player = fields.Str(metadata={"description": "the account holding the seat (public id)"})
     token = fields.Str(metadata={"description": "the seat's secret token, shown once"})
 
 

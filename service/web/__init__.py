@@ -117,9 +117,11 @@ def shell(game_id: str | None = None) -> Response:
 
 
 @pages.get("/signin")
-def signin() -> Response:
-    """The sign-in page (``account.js``): the mailed link ``/signin#code=...`` lands here, the
-    code in the fragment, which the browser never sends to a server."""
+@pages.get("/players/<player_id>")
+def signin(player_id: str | None = None) -> Response:
+    """The account's pages (``account.js``): sign-in (the mailed link ``/signin#code=...``
+    lands here, the code in the fragment, which the browser never sends to a server) and a
+    player's public profile."""
     return _send(STATIC / "signin.html")
 
 

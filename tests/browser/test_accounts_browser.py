@@ -443,5 +443,19 @@ def test_the_host_hides_a_line_and_a_signed_in_player_blocks_its_sayer(
         ).raise_for_status()
         page.wait_for_function("() => document.querySelectorAll('#chat li').length === 3")
         assert "third line" not in page.inner_text("#chat")
+        # the players' list links each account's seat to its public profile
+        rude_id = signed.json()["player"]["id"]
+        page.click(f"#players a[href='/players/{rude_id}']")
+        page.wait_for_selector("#profile-name")
+        assert page.inner_text("#profile-name") == "Rude"
+        assert page.inner_text("#profile-games") == "1 game played"
+        assert "rude@example.com" not in page.content()
+        no_serious(page, "the profile page")
+        page.wait_for_timeout(1000)
+        page.click("#profile-block")  # it says Unblock: the block above holds
+        page.wait_for_function(
+            "() => document.getElementById('profile-block').textContent === 'Block'"
+        )
+        assert session.get(api + "/me/blocks").json()["blocks"] == []
     finally:
         ctx.close()

@@ -11,13 +11,14 @@ import pytest
 from service.web import STATIC
 from tests.support.client import Client
 
-PAGES = ["/", "/play/abc123", "/join/abc123", "/replay/abc123", "/signin"]
+PAGES = ["/", "/play/abc123", "/join/abc123", "/replay/abc123", "/signin", "/players/abc"]
 
 
 @pytest.mark.parametrize("path", PAGES)
 def test_every_page_is_the_shell_with_strict_headers(api: Client, path: str) -> None:
     """Every page has the strict headers; the game pages are the one shell (``main.js``),
-    the sign-in page its own (``account.js``: the code in its link meets no other script)."""
+    the account's pages their own (``account.js``: the code in a sign-in link meets no other
+    script)."""
     r = api.get(path)
     assert r.status_code == 200
     assert r.headers["Content-Type"].startswith("text/html")
@@ -26,7 +27,7 @@ def test_every_page_is_the_shell_with_strict_headers(api: Client, path: str) -> 
     assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
     assert r.headers["Referrer-Policy"] == "no-referrer"
     assert r.headers["X-Content-Type-Options"] == "nosniff"
-    script = "account.js" if path == "/signin" else "main.js"
+    script = "account.js" if path in ("/signin", "/players/abc") else "main.js"
     assert f'<script type="module" src="/assets/{script}"></script>' in r.text
 
 

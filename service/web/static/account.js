@@ -462,6 +462,55 @@ async function countPasskeys() {
   }
 }
 
+// ---- a player's public profile (/players/<id>) ------------------------------------------------
+/** Name, games played, ratings (none yet); for a signed-in person, Block or Unblock. */
+export async function profilePage() {
+  const id = decodeURIComponent(location.pathname.split("/")[2] || "");
+  const app = $("#app");
+  let doc;
+  try {
+    doc = await api(`/players/${encodeURIComponent(id)}`);
+  } catch (e) {
+    document.title = "Chronicle: no such player";
+    mount(app, html`<h1>No such player</h1><p>${e.status === 404 ? "This account does not exist (or was deleted)." : e.message}</p><p><a href="/">To the lobby</a></p>`);
+    return;
+  }
+  document.title = `Chronicle: ${doc.name}`;
+  const me = await whoAmI();
+  let blocked = false;
+  if (me && me.id !== doc.id) {
+    const mine = await api("/me/blocks").catch(() => ({ blocks: [] }));
+    blocked = mine.blocks.some((b) => b.id === doc.id);
+  }
+  const ratings = Object.entries(doc.ratings || {});
+  mount(
+    app,
+    html`<h1 id="profile-name">${doc.name}</h1>
+      <section class="card" aria-labelledby="profile-h">
+        <h2 id="profile-h">Public profile</h2>
+        <p id="profile-games">${doc.games === 1 ? "1 game played" : `${doc.games} games played`}</p>
+        <p>${ratings.length ? ratings.map(([k, v]) => html`${k}: ${String(v)} `) : html`<span class="muted">No ratings yet.</span>`}</p>
+        ${me && me.id !== doc.id
+          ? html`<p><button type="button" id="profile-block" data-blocked="${blocked ? "yes" : "no"}">${blocked ? "Unblock" : "Block"}</button>
+              <span class="muted">A blocked player's chat lines are hidden for you, and they cannot join the tables you create.</span></p>`
+          : ""}
+      </section>`,
+  );
+  const button = document.getElementById("profile-block");
+  if (button)
+    button.onclick = async () => {
+      const on = button.dataset.blocked !== "yes";
+      try {
+        await api(`/me/blocks/${encodeURIComponent(doc.id)}`, { method: on ? "PUT" : "DELETE" });
+        button.dataset.blocked = on ? "yes" : "no";
+        button.textContent = on ? "Unblock" : "Block";
+        notice(on ? `${doc.name} is blocked.` : `${doc.name} is no longer blocked.`, "info");
+      } catch (e) {
+        notice(e.message);
+      }
+    };
+}
+
 // ---- start ----------------------------------------------------------------------------------
 async function boot() {
   wireActions();
@@ -478,6 +527,8 @@ async function boot() {
       if (new URLSearchParams(location.hash.slice(1)).get("code")) page();
     });
     await page();
+  } else if (location.pathname.startsWith("/players/")) {
+    await profilePage().catch((e) => notice(e.message || String(e)));
   } else {
     await whoAmI(); // the menu shows who the server says is signed in
   }

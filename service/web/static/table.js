@@ -910,7 +910,7 @@ function drawPlayers() {
     S.summary.seats.map(
       (s) => html`<li class="${S.view.to_act.includes(s.seat) ? "acting" : ""}">
         ${S.r.seatBadge ? S.r.seatBadge(s.seat, S.view.state) : ""}
-        <span>${n[s.seat]}${s.seat === S.seat ? " (you)" : ""}</span>
+        <span>${s.player ? html`<a href="/players/${encodeURIComponent(s.player)}">${n[s.seat]}</a>` : n[s.seat]}${s.seat === S.seat ? " (you)" : ""}</span>
         ${score(s.seat) != null ? html`<span class="score" data-seat="${s.seat}"><b>${score(s.seat)}</b> ${unit}</span>` : ""}
         ${S.view.to_act.includes(s.seat) ? html`<span class="to-act" aria-label="to act">●</span>` : ""}
       </li>`,
