@@ -115,14 +115,16 @@ def normal(value: Any) -> Any:
 
 def _ascii(fallback: Dumps, default: Callable[[Any], Any], option: int) -> Callable[[Any], bytes]:
     """orjson's text of a document where it is ASCII, else ``fallback``'s (an ASCII C
-    encoder: ``\\u`` escapes and all), also for what orjson refuses."""
+    encoder: ``\\u`` escapes and all), also for what orjson refuses.  DEL (0x7f) is ASCII
+    but the C encoder escapes it (``\\u007f``) and orjson does not: a text holding one is
+    the C encoder's too."""
 
     def dumps(value: Any) -> bytes:
         try:
             out: bytes = _orjson_dumps(value, default=default, option=option)
         except TypeError:
             return fallback(value).encode()
-        return out if out.isascii() else fallback(value).encode()
+        return out if out.isascii() and b"\x7f" not in out else fallback(value).encode()
 
     return dumps
 

@@ -243,6 +243,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     text.install(app)
     stream.install(app, api, client, defaults=settings is None)
     moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
+    app.extensions[move_path.EXTENSION] = moves
     signed = sessions.CookieSessions(moves, app.extensions["chronicle"].accounts)
     app.wsgi_app = edge.EdgeLimits(signed)  # type: ignore[method-assign]
     return app

@@ -86,6 +86,15 @@ def _names(funcs: Iterable[Callable[..., Any]]) -> tuple[str, ...]:
     return tuple(f"{f.__module__}.{f.__qualname__}" for f in funcs)
 
 
+EXTENSION = "chronicle.move_path"  # app.extensions: the app's MovePath (tests reach it there)
+
+
+def of(app: Any) -> MovePath:
+    """The move path of an app made by ``create_app`` (under the edge's WSGI layers)."""
+    found: MovePath = app.extensions[EXTENSION]
+    return found
+
+
 class MovePath:
     """WSGI: moves answered here, everything else by ``app`` (Flask's ``wsgi_app``)."""
 

@@ -14,8 +14,8 @@ from domain.games import GAMES
 from service.app import create_app
 from service.config import Settings
 from service.connections import connect
+from service.http import move_path
 from service.http.edge import EdgeLimits
-from service.http.move_path import MovePath
 from service.redis_store import keys
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
@@ -95,9 +95,9 @@ def test_rate_limits_on_a_cluster_count_first_and_refuse_before_the_append(
     with their own call first (``service.admission``), and the limit still refuses."""
     monkeypatch.setenv("CHRONICLE_RATE_LIMIT", "3/minute")
     app = create_app(cluster_settings)
-    edge = app.wsgi_app  # EdgeLimits -> MovePath -> Flask's wsgi_app
-    assert isinstance(edge, EdgeLimits) and isinstance(edge.app, MovePath)
-    assert not edge.app.folds
+    assert isinstance(app.wsgi_app, EdgeLimits)  # the outermost layer (service/app.py)
+    moves = move_path.of(app)
+    assert not moves.folds
     script = scripts(GAMES["artus"], 1, "cluster-limits")[0]
     ch = app.extensions["chronicle"]
     gid, tokens = script.create(ch)

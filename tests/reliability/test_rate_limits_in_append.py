@@ -144,10 +144,8 @@ def test_a_client_refused_lately_is_counted_first_without_the_rules_deciding(
     assert len(moved) == 4  # none of them given to the rules
     assert (after[0] - before[0], after[1] - before[1]) == (3, 3)  # each: its counter's call
     # once the refused window is over (here: made over), moves count in their append again
-    edge_limits = t.app.wsgi_app
-    assert isinstance(edge_limits, edge.EdgeLimits)  # around the move path (service/app.py)
-    path = edge_limits.app
-    assert isinstance(path, move_path.MovePath)
+    assert isinstance(t.app.wsgi_app, edge.EdgeLimits)  # the outermost layer (service/app.py)
+    path = move_path.of(t.app)
     path.hot = dict.fromkeys(path.hot, time.monotonic() - 1)
     t.r.delete(*t.r.keys("chronicle-rl:*"))
     before = t.calls()

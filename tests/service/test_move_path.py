@@ -17,7 +17,7 @@ from werkzeug.test import EnvironBuilder, run_wsgi_app
 from bench.scripts import scripts
 from domain.games import GAMES
 from service.app import create_app
-from service.http import compression
+from service.http import compression, move_path
 from service.http.move_path import MovePath
 from tests.conftest import settings
 
@@ -29,9 +29,7 @@ Case = tuple[int, Any, Extra, Env] | tuple[int, Any, Extra, Env, Callable[[str],
 
 
 def _moves_path(app: Any) -> MovePath:
-    moves = app.wsgi_app.app.app  # EdgeLimits -> CookieSessions -> MovePath -> Flask's
-    assert isinstance(moves, MovePath)
-    return moves
+    return move_path.of(app)  # under EdgeLimits and CookieSessions (service/app.py)
 
 
 class Pair:
