@@ -63,7 +63,23 @@ def rates(env: Mapping[str, str] = os.environ) -> dict[str, tuple[int, int]]:
     return out
 
 
-DEFAULT_NOTIFICATIONS: dict[str, Any] = {"email": False, "push": False}
+# The notice settings of ``GET /me`` (contract: Notices to people), whole: an account stored
+# with fewer (made before a setting existed) reads as these defaults plus what it stored.
+DEFAULT_NOTIFICATIONS: dict[str, Any] = {
+    "email": False,
+    "push": False,
+    "your_turn": True,
+    "reminders": None,  # an ISO 8601 duration before a deadline, or None
+    "digest": False,
+    "game_over": True,
+    "invitations": True,
+    "quiet_hours": None,  # {"from": "22:00", "to": "08:00"} in the account's timezone
+}
+
+
+def notifications_of(stored: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The whole settings: the defaults, then what was stored (a partial change merges)."""
+    return {**DEFAULT_NOTIFICATIONS, **dict(stored or {})}
 
 
 def now_ms() -> int:
@@ -247,7 +263,7 @@ class Accounts:
             created_at=int(_s(stored, "created_at") or 0),
             locale=_s(stored, "locale") or None,
             timezone=_s(stored, "timezone") or None,
-            notifications=json.loads(notes) if notes else dict(DEFAULT_NOTIFICATIONS),
+            notifications=notifications_of(json.loads(notes) if notes else None),
         )
 
     def require(self, player: str) -> Account:
@@ -268,8 +284,9 @@ class Accounts:
             if key in changes:
                 fields[key] = str(changes[key] or "")
         if "notifications" in changes:
-            now = self.require(player).notifications
-            fields["notifications"] = json.dumps({**now, **dict(changes["notifications"])})
+            now = self.require(player).notifications  # the whole settings, defaults filled
+            merged = notifications_of({**now, **dict(changes["notifications"])})
+            fields["notifications"] = json.dumps(merged)
         if fields:
             self.r.hset(f"acct:{player}", mapping=fields)
         return self.require(player)

@@ -17,7 +17,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from domain import jsontext
-from service import observability, webhooks
+from service import notices, observability, webhooks
 from service.accounts import Accounts
 from service.chronicle import Chronicle
 from service.clocks import Clocks
@@ -50,6 +50,7 @@ from service.http import (
     views,
     webhook,
 )
+from service.http import notices as account_notices
 from service.http.schemas import ApiError, choices_now
 from service.jobs import RQJobQueue
 from service.mail import Outbox
@@ -173,6 +174,7 @@ def build_chronicle(settings: Settings, events: Any = None) -> Chronicle:
         [
             Clocks(queue, folded=store.indexes_deadlines),
             webhooks.Webhooks(Queue(webhooks.QUEUE, connection=queue, serializer=JSONSerializer)),
+            notices.Notices(Queue(notices.QUEUE, connection=queue, serializer=JSONSerializer)),
         ]
     )
     return Chronicle(
@@ -211,7 +213,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     api.spec.components.security_scheme("bearer", {"type": "http", "scheme": "bearer"})
     openapi.install(api)
     resources = (
-        catalog, games, views, actions, events, undo, history, lobby, webhook, chat, accounts
+        catalog, games, views, actions, events, undo, history, lobby, webhook, chat, accounts,
+        account_notices,
     )  # fmt: skip
     for resource in (*resources, health):
         api.register_blueprint(resource.blp)

@@ -6,6 +6,9 @@ The sender is ``CHRONICLE_MAIL_FROM`` (default ``Chronicle <chronicle@localhost>
 server set (a developer's `chronicle serve`), the worker prints each message to its console
 instead, the address masked, so that signing in by email works with no set-up.
 
+Notices to people (``service.notices``) send from their own job with ``send_message``: a
+text and an HTML part and extra headers (``List-Unsubscribe``).
+
 The address is a job argument (RQ keeps it in Redis until the job is done, ``result_ttl=0``),
 never in a log line: the job's description is just ``mail``, and a failure is re-raised
 without the server's text (which names the recipient).
@@ -16,6 +19,8 @@ from __future__ import annotations
 import os
 import smtplib
 import ssl
+from collections.abc import Mapping
+from email import policy
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -25,6 +30,9 @@ from rq.serializers import JSONSerializer
 
 QUEUE = "mail"
 TIMEOUT = 20.0  # seconds to reach and talk to the SMTP server
+# RFC 5322's limit: a header such as List-Unsubscribe (one long URI) stays as it is instead of
+# being folded into encoded words, which mail programs would not read as a URI
+LONG_LINES = policy.default.clone(max_line_length=998)
 
 
 def smtp_url() -> str | None:
@@ -65,15 +73,31 @@ class MailFailed(RuntimeError):
 
 def deliver(to: str, subject: str, text: str) -> None:
     """The job: send one message (or print it, masked, when no server is set)."""
+    send_message(to, subject, text)
+
+
+def send_message(
+    to: str,
+    subject: str,
+    text: str,
+    html: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> None:
+    """Send one message now: a text part, an HTML alternative if given, and ``headers`` beside
+    From, To and Subject (or print the text, the address masked, when no server is set)."""
     url = smtp_url()
     if url is None:
         print(f"[mail to {masked(to)}] {subject}\n{text}\n", flush=True)
         return
-    message = EmailMessage()
+    message = EmailMessage(policy=LONG_LINES)
     message["From"] = sender()
     message["To"] = to
     message["Subject"] = subject
+    for name, value in (headers or {}).items():
+        message[name] = value
     message.set_content(text)
+    if html is not None:
+        message.add_alternative(html, subtype="html")
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port
     starttls = parse_qs(parts.query).get("starttls", ["0"])[0] in ("1", "true", "yes")

@@ -50,7 +50,7 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from domain.engine import Job
-from service import clocks, listing, mail, webhooks
+from service import clocks, listing, mail, notices, webhooks
 from service.config import Settings
 from service.connections import connect
 from service.jobs import FUNCTIONS, QUEUES, RQJobQueue
@@ -208,8 +208,8 @@ def reconcile_forever(settings: Settings, every: float = 10.0, quiet_ms: int = 5
 
 def job_modules() -> list[str]:
     """The modules of every function a job of this worker runs (``service.jobs``, the
-    webhooks' fan-out and deliveries)."""
-    paths = (*FUNCTIONS.values(), webhooks.FAN_OUT, webhooks.DELIVER)
+    webhooks' fan-out and deliveries, the notices)."""
+    paths = (*FUNCTIONS.values(), webhooks.FAN_OUT, webhooks.DELIVER, notices.SEND)
     return sorted({path.rpartition(".")[0] for path in paths})
 
 
@@ -250,11 +250,11 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
 
         threading.Thread(target=queue_due_checks_forever, args=(qconn,), daemon=True).start()
     while True:
-        # Moves first (a person's game, then bot-only games); webhook deliveries and mail wait
-        # while a bot turn or a score is queued.
+        # Moves first (a person's game, then bot-only games); webhook deliveries, mail and
+        # notices to people wait while a bot turn or a score is queued.
         queues = [
             Queue(name, connection=conn_blocking, serializer=JSONSerializer)
-            for name in (*QUEUES, webhooks.QUEUE, mail.QUEUE)
+            for name in (*QUEUES, webhooks.QUEUE, mail.QUEUE, notices.QUEUE)
         ]
         worker = Worker(queues, connection=conn_blocking, serializer=JSONSerializer)
         current["name"] = worker.name

@@ -2,10 +2,64 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+from functools import cache
+from zoneinfo import available_timezones
 
+from marshmallow import Schema, ValidationError, fields, validate
+
+from domain.table import duration_ms
 from service.accounts import SCOPES
 from service.http.schemas import NAME
+
+HHMM = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d")
+
+
+@cache
+def zones() -> frozenset[str]:
+    """The IANA time zone names this process knows (read once: it lists the tz database)."""
+    return frozenset(available_timezones())
+
+
+def _timezone(value: str | None) -> None:
+    if value is not None and value != "" and value not in zones():
+        raise ValidationError("an IANA time zone name (Europe/Paris, Asia/Tokyo, UTC)")
+
+
+def _duration(value: str | None) -> None:
+    if value is not None and not duration_ms(value):
+        raise ValidationError("an ISO 8601 duration (PT12H, P1D), or null")
+
+
+QuietHours = Schema.from_dict(
+    {
+        "from": fields.Str(required=True, validate=validate.Regexp(HHMM, error="HH:MM")),
+        "to": fields.Str(required=True, validate=validate.Regexp(HHMM, error="HH:MM")),
+    },
+    name="QuietHours",
+)
+
+
+class Notifications(Schema):
+    """The notice settings (contract: Notices to people); a change names any subset."""
+
+    email = fields.Bool(metadata={"description": "notices by email at all"})
+    push = fields.Bool(metadata={"description": "Web Push (not sent yet)"})
+    your_turn = fields.Bool(metadata={"description": "a mail when your turn begins"})
+    reminders = fields.Str(
+        allow_none=True,
+        validate=_duration,
+        metadata={"description": "remind this long before a deadline (not sent yet)"},
+    )
+    digest = fields.Bool(metadata={"description": "a daily digest (not sent yet)"})
+    game_over = fields.Bool(metadata={"description": "a mail when a game of yours ends"})
+    invitations = fields.Bool(metadata={"description": "invitations (not sent yet)"})
+    quiet_hours = fields.Nested(
+        QuietHours,
+        allow_none=True,
+        metadata={"description": "no mail from `from` to `to` (HH:MM, the account's timezone)"},
+    )
+
 
 STATUSES = ("active", "waiting", "finished")
 
@@ -55,15 +109,19 @@ class Me(Schema):
     email = fields.Str(required=True)
     locale = fields.Str(allow_none=True)
     timezone = fields.Str(allow_none=True)
-    notifications = fields.Dict(keys=fields.Str())
+    notifications = fields.Nested(Notifications)
     csrf = fields.Str(metadata={"description": "a browser session's CSRF value"})
 
 
 class MeIn(Schema):
     name = fields.Str(validate=NAME)
     locale = fields.Str(allow_none=True, validate=validate.OneOf(["en", "ja", "zh-Hant"]))
-    timezone = fields.Str(allow_none=True, validate=validate.Length(max=64))
-    notifications = fields.Dict(keys=fields.Str(), values=fields.Raw())
+    timezone = fields.Str(
+        allow_none=True,
+        validate=[validate.Length(max=64), _timezone],
+        metadata={"description": "an IANA time zone name (quiet hours are in it)"},
+    )
+    notifications = fields.Nested(Notifications)
 
 
 class TokenIn(Schema):

@@ -190,9 +190,14 @@ def _start() -> None:
     ctx.request_id = new_request_id(current_request().environ)
 
 
+# The one path whose POST may carry a form: a mail program's one-click unsubscribe (RFC 8058
+# sends ``List-Unsubscribe=One-Click``), which the resource never reads (its URL says it all).
+FORM_PATHS = frozenset({"/api/v1/unsubscribe"})
+
+
 def _require_json() -> None:
     req = current_request()
-    if req.method not in ("POST", "PUT", "PATCH"):
+    if req.method not in ("POST", "PUT", "PATCH") or req.path in FORM_PATHS:
         return
     has_body = bool(req.content_length) or "chunked" in req.environ.get(
         "HTTP_TRANSFER_ENCODING", ""

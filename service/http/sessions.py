@@ -13,8 +13,8 @@ session cookie becomes the request's bearer token, and what an account token may
   the cookie off other sites' POSTs; the header is the second lock.
 - **Scopes.** An account token without the ``play`` scope may only read: 403
   ``insufficient_scope`` on a write.
-- The sign-in endpoints (``OPEN``) never take the cookie: signing in again with a stale one
-  must work.
+- The sign-in endpoints and the one-click unsubscribe (``OPEN``) never take the cookie:
+  signing in again with a stale one must work, and a mail program's POST sends no CSRF header.
 
 Only requests that carry an account credential cost a lookup (one Redis read); seat tokens
 (and requests with no credential) pass through untouched.
@@ -43,6 +43,7 @@ OPEN = frozenset(
         "/api/v1/auth/email/verify",
         "/api/v1/auth/passkey/options",
         "/api/v1/auth/passkey/verify",
+        "/api/v1/unsubscribe",  # a mail's one-click link: its token is the credential
     }
 )
 
