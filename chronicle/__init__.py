@@ -1,5 +1,5 @@
 """The `chronicle` command: serve (API + worker, embedded Redis by default), worker, replay,
-backup and restore.
+ratings, backup and restore.
 
 It sits above every other layer: it starts processes and wires them by environment variables.
 """
@@ -32,6 +32,10 @@ def main(argv: list[str] | None = None) -> int:
         from chronicle.replay import run as replay_run
 
         return replay_run(args.file, verbose=args.verbose)
+    if args.command == "ratings":
+        from chronicle.ratings import run as ratings_run
+
+        return ratings_run(args.files, everything=args.all, as_json=args.json)
     return int(args.run(args))
 
 
@@ -91,6 +95,16 @@ def parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also print the final state (JSON) before the verdict",
     )
+    ratings = sub.add_parser(
+        "ratings", help="fold exported games into the ratings the service keeps"
+    )
+    ratings.add_argument("files", type=Path, nargs="+", help="exports (JSON files)")
+    ratings.add_argument(
+        "--all",
+        action="store_true",
+        help="also count finished games created without rated (the bots' ladder)",
+    )
+    ratings.add_argument("--json", action="store_true", help="print the tables as JSON")
     add_backup_commands(sub)
     return parser
 

@@ -73,8 +73,9 @@ RULES_DATA: sh.Shape = sh.record(
         "turn_time": sh.nullable(sh.STR),
         "resign_bot": sh.STR,
         "timeouts_before_takeover": sh.INT,
+        "rated": sh.optional(sh.BOOL),  # absent: false (logs from before ratings)
     },
-    "how the table was set up (open seats, lobby, clock)",
+    "how the table was set up (open seats, lobby, clock, rated)",
 )
 WAITING, ABANDONED = "waiting", "abandoned"
 
@@ -117,15 +118,19 @@ class Rules:
     turn_ms: int | None = None
     resign_bot: str = DEFAULT_RESIGN_BOT
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
+    rated: bool = False  # the result counts for the players' ratings (``service.ratings``)
 
     def data(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "open": list(self.open),
             "public": self.public,
             "turn_time": self.turn_time,
             "resign_bot": self.resign_bot,
             "timeouts_before_takeover": self.takeover_after,
         }
+        if self.rated:  # absent when false: a log from before ratings is written as it was
+            out["rated"] = True
+        return out
 
 
 def rules_from(data: Mapping[str, Any] | None) -> Rules:
@@ -139,6 +144,7 @@ def rules_from(data: Mapping[str, Any] | None) -> Rules:
         turn_ms=duration_ms(turn_time) if turn_time else None,
         resign_bot=data.get("resign_bot") or DEFAULT_RESIGN_BOT,
         takeover_after=int(data.get("timeouts_before_takeover") or DEFAULT_TAKEOVER_AFTER),
+        rated=bool(data.get("rated")),
     )
 
 

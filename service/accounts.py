@@ -302,7 +302,7 @@ class Accounts:
         for hashed in hashes:
             pipe.delete(f"acct:token:{hashed}")
         pipe.delete(f"acct:email:{digest(account.email)}")
-        for suffix in ("", ":tokens", ":games", ":blocks"):
+        for suffix in ("", ":tokens", ":games", ":blocks", ":push"):
             pipe.delete(f"acct:{player}{suffix}")
         pipe.execute()
 

@@ -51,6 +51,8 @@ from service.http import (
     webhook,
 )
 from service.http import notices as account_notices
+from service.http import push as push_subscriptions
+from service.http import ratings as rating_tables
 from service.http.schemas import ApiError, choices_now
 from service.jobs import RQJobQueue
 from service.mail import Outbox
@@ -214,7 +216,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     openapi.install(api)
     resources = (
         catalog, games, views, actions, events, undo, history, lobby, webhook, chat, accounts,
-        account_notices,
+        account_notices, push_subscriptions, rating_tables,
     )  # fmt: skip
     for resource in (*resources, health):
         api.register_blueprint(resource.blp)

@@ -42,6 +42,8 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
         doc["result"] = dict(p.result)
     if meta.table:
         doc["public"] = meta.public
+        if meta.table.get("rated"):
+            doc["rated"] = True
         if meta.table.get("turn_time"):
             doc["turn_time"] = meta.table["turn_time"]
             deadlines = p.deadlines or {}

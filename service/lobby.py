@@ -32,6 +32,7 @@ from projections.views import HOST, SEAT, Caller
 from service import auth, clocks
 from service.chronicle import Chronicle
 from service.errors import VersionConflict
+from service.game_config import DEFAULT_UNDO
 from service.loading import Current
 from service.preconditions import check_if_match
 
@@ -42,7 +43,7 @@ def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``table`` section of ``GameCreated`` from a creation request, or None when the
     request uses none of the v1 fields (its log is then exactly as before them)."""
     players = body["players"]
-    fields = ("public", "turn_time", "resign_bot", "timeouts_before_takeover")
+    fields = ("public", "turn_time", "resign_bot", "timeouts_before_takeover", "rated")
     open_seats = [i for i, p in enumerate(players) if p.get("open")]
     if not open_seats and all(body.get(f) is None for f in fields):
         return None
@@ -66,8 +67,34 @@ def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
         turn_time=turn_time,
         resign_bot=body.get("resign_bot") or tables.DEFAULT_RESIGN_BOT,
         takeover_after=body.get("timeouts_before_takeover") or tables.DEFAULT_TAKEOVER_AFTER,
+        rated=bool(body.get("rated")),
     )
     return rules.data()
+
+
+RATED_UNDO = ("none", "turn")  # undo policies a rated table may have
+
+
+def check_rated(body: Mapping[str, Any], signed_in: bool) -> None:
+    """A ``rated`` creation (contract: Ratings): the host is signed in, every other seat is a
+    bot or open (and open seats are taken only by signed-in players: ``join``), no undo
+    beyond one's own last move, and no chosen deal (a seed the host knows is a deal they
+    could have looked at).  400 ``bad_request`` naming each problem otherwise."""
+    if not body.get("rated"):
+        return
+    problems: dict[str, list[str]] = {}
+    if not signed_in:
+        problems["rated"] = ["a rated table is created by a signed-in player"]
+    people = [p for p in body["players"] if not p.get("bot") and not p.get("open")]
+    if len(people) != 1:
+        problems["players"] = ["one person (you) at a rated table; the others are bots or open"]
+    undo = (body.get("options") or {}).get("undo", DEFAULT_UNDO)
+    if undo not in RATED_UNDO:
+        problems["options.undo"] = [f"a rated table's undo is one of: {', '.join(RATED_UNDO)}"]
+    if body.get("seed") is not None:
+        problems["seed"] = ["a rated table's deal is not chosen"]
+    if problems:
+        raise BadAction("this table cannot be rated", problems)
 
 
 def _as_seat(caller: Caller) -> int:
@@ -128,6 +155,7 @@ def join(
         check_if_match(if_match, cur.match.version, cur.head)
         if player is not None and _blocked(ch, cur, player):
             raise Forbidden("blocked", "the host of this table does not take you at it")
+        _check_rated_join(cur, player)
         seat = _seat_for(cur, invitation)
         events = seating.join(cur.match, seat, name, player)
         token = auth.new_token()
@@ -145,6 +173,18 @@ def join(
             continue
         return {"seat": seat, "token": token}
     raise StateConflict("seat_taken", "the table is busy; try again")
+
+
+def _check_rated_join(cur: Current, player: str | None) -> None:
+    """A rated table's open seats are taken by signed-in players only, one seat each (a
+    rating is a person's: a guest has none, and nobody plays against themself)."""
+    table = cur.match.table
+    if table is None or not table.rules.rated:
+        return
+    if player is None:
+        raise Forbidden("rated_needs_account", "a rated table's seats are taken signed in")
+    if player in (cur.meta.players or ()):
+        raise Forbidden("rated_one_seat", "you already hold a seat at this rated table")
 
 
 def _blocked(ch: Chronicle, cur: Current, player: str) -> bool:

@@ -8,9 +8,10 @@ the append ended the game, kind ``game_over``.  The job's id names the game, the
 and the version at which the turn began (the *turn marker*), so the appends of one turn enqueue
 one job at most.
 
-**The job** (run by the worker) sends nothing unless the account has ``email`` and that kind on,
-and nothing in its quiet hours (in its ``timezone``, UTC by default; a range may cross
-midnight; the digest of what quiet hours held back is a later slice).  It takes
+**The job** (run by the worker) sends nothing unless the account has that kind on and
+``email`` or ``push`` (with a subscription: ``service.push``) on, and nothing in its quiet hours
+(in its ``timezone``, UTC by default; a range may cross midnight; the digest of what quiet
+hours held back is a later slice).  It takes
 ``acct:notice:<game>:<seat>:<kind>:<marker>`` (``SET NX``, seven days) so that a job run twice
 mails once, and checks again that the turn it was told of is still owed (``still_owed``: the
 seat still to act and not acted since; a move may have come since).  The message is made
@@ -26,6 +27,11 @@ List-Unsubscribe=One-Click``.  The token is ``<player>.<kind>.<hex HMAC-SHA256(s
 "<player>:<kind>")>``; the secret is made once and kept in Redis (``acct:secret``, ``SET NX``),
 so every process and every restart signs alike.  A POST with a valid token turns that kind off
 (``all``: email altogether) without signing in (``service.http.notices``).
+
+**Push.**  The same decision, mark and message serve both: one notice event is a mail and/or
+one push job per subscription of the account (``service.push.enqueue``), with ``{title, body,
+url}`` made of the message's subject and lines.  The push jobs are enqueued once per notice
+(their own mark, ``<mark>:push``), so a retry after a mail failure does not push twice.
 
 No address, code or token is ever written to a log line or an error message.
 """
@@ -49,7 +55,7 @@ from domain.engine import Match
 from domain.errors import BadAction
 from projections.records import Recorded
 from projections.views import SEAT, Caller, revealed
-from service import mail
+from service import mail, push
 from service.accounts import Accounts, notifications_of
 from service.errors import NotFound
 from service.loading import Current
@@ -227,6 +233,8 @@ def mark_key(game_id: str, seat: int, kind: str, marker: int) -> str:
 
 
 Sender = Callable[[str, str, str, str, Mapping[str, str]], None]
+# (player, notice {title, body, url}, mark) -> how many push jobs were enqueued
+Pusher = Callable[[str, Mapping[str, str], str], int]
 
 
 def _send_mail(to: str, subject: str, text: str, page: str, headers: Mapping[str, str]) -> None:
@@ -243,8 +251,10 @@ def notify(
     now: datetime | None = None,
     public: str | None = None,
     sender: Sender = _send_mail,
+    pusher: Pusher | None = None,
 ) -> str:
-    """Mail one notice if it is still owed; what was done (for the job's result)."""
+    """Mail and/or push one notice if it is still owed; what was done (for the job's result).
+    Without ``pusher`` nothing is pushed."""
     accounts = ch.accounts
     if accounts is None:
         return "no accounts"
@@ -258,7 +268,11 @@ def notify(
     if account is None:
         return "no account"
     settings = notifications_of(account.notifications)
-    if not settings.get("email") or not settings.get(kind):
+    by_mail = bool(settings.get("email"))
+    by_push = (
+        bool(settings.get("push")) and pusher is not None and push.has_any(accounts.r, account.id)
+    )
+    if not (by_mail or by_push) or not settings.get(kind):
         return "off"
     if quiet(settings.get("quiet_hours"), account.timezone, now or datetime.now(UTC)):
         return "quiet hours"
@@ -268,6 +282,15 @@ def notify(
     if kind == YOUR_TURN and not still_owed(ch, cur, seat, marker, began):
         return "turn over"
     base = public_url() if public is None else public.rstrip("/")
+    subject, lines, table = notice_lines(ch, cur, seat, kind, base)
+    if (
+        pusher is not None
+        and by_push
+        and accounts.r.set(f"{mark}:push", 1, nx=True, ex=ONCE_SECONDS)
+    ):
+        pusher(account.id, push.payload(subject, lines, table), mark.replace(":", "-"))
+    if not by_mail:
+        return "sent"
     subject, text, page = message(ch, cur, seat, kind, base)
     headers: dict[str, str] = {}
     if base:
@@ -298,9 +321,11 @@ def still_owed(ch: Chronicle, cur: Current, seat: int, marker: int, began: int |
 
 
 # ---- the message ---------------------------------------------------------------------------
-def message(ch: Chronicle, cur: Current, seat: int, kind: str, base: str) -> tuple[str, str, str]:
-    """``(subject, text, html)`` of a notice, from the seat's redacted view and the table's
-    public names only."""
+def notice_lines(
+    ch: Chronicle, cur: Current, seat: int, kind: str, base: str
+) -> tuple[str, list[str], str]:
+    """``(subject, lines, table link)`` of a notice, from the seat's redacted view and the
+    table's public names only (the mail's and the push's words)."""
     view = ch.view(cur, Caller(SEAT, seat), None, False)
     title = cur.game.name
     names = [str(s.get("name") or f"seat {i}") for i, s in enumerate(cur.meta.seats)]
@@ -318,6 +343,12 @@ def message(ch: Chronicle, cur: Current, seat: int, kind: str, base: str) -> tup
         subject = f"{title} is over"
         lines.append(f"Your game of {title} with {with_whom} is over.")
         lines.append(_result(view.get("result"), names))
+    return subject, lines, table
+
+
+def message(ch: Chronicle, cur: Current, seat: int, kind: str, base: str) -> tuple[str, str, str]:
+    """``(subject, text, html)`` of a notice (``notice_lines``)."""
+    subject, lines, table = notice_lines(ch, cur, seat, kind, base)
     lines.append(f"Open the table: {table}")
     stop = "Your mail program's Unsubscribe turns these emails off; so do your notice settings."
     text = "\n\n".join([*lines, stop]) + "\n"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from domain import bots
 from projections.views import SEAT, Caller
-from service import faults
+from service import faults, ratings
 from service.app import build_chronicle
 from service.chronicle import Chronicle
 from service.config import Settings
@@ -62,5 +62,11 @@ def deadline(seconds: float) -> Callable[[], bool]:
 
 @observed_job("score")
 def score(game_id: str, version: int) -> str:
-    """Append the final result once the rules reached the end."""
-    return "scored" if chronicle().finish(game_id, version) else "stale"
+    """Append the final result once the rules reached the end, then count a rated game for
+    the ratings (after the append, never inside it).  The count runs even when this job finds
+    the result already there: a retry of a job that appended the result but failed before
+    counting still counts it, and counting is once per game (``service.ratings``)."""
+    ch = chronicle()
+    scored = ch.finish(game_id, version)
+    ratings.settle(ch, game_id)
+    return "scored" if scored else "stale"

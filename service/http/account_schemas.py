@@ -172,7 +172,13 @@ class Profile(Schema):
     id = fields.Str(required=True)
     name = fields.Str(required=True)
     games = fields.Int(required=True, metadata={"description": "games played (seats held)"})
-    ratings = fields.Dict(keys=fields.Str(), metadata={"description": "none yet"})
+    ratings = fields.Dict(
+        keys=fields.Str(),
+        metadata={
+            "description": "per game: {mu, sigma, ordinal, games, provisional} "
+            "(GET /ratings/{game}); {} before a rated game"
+        },
+    )
 
 
 class Blocks(Schema):

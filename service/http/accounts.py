@@ -21,6 +21,7 @@ from service import passkeys
 from service.accounts import API, SESSION, Account, Accounts, Session, csrf_of
 from service.errors import NotFound, Unauthorized
 from service.http import account_schemas as a
+from service.http import ratings as rating_tables
 from service.http import schemas as s
 from service.http.common import AUTH, blueprint, chronicle
 from service.http.middleware import client_address, current_request
@@ -364,8 +365,10 @@ class PlayerResource(MethodView):
     @blp.doc(operationId="getPlayer", security=AUTH)
     @blp.response(200, a.Profile)
     def get(self, player: str) -> dict[str, Any]:
-        """A player's public profile: name, games played, ratings (none yet)."""
+        """A player's public profile: name, games played, and a rating per game kind they
+        played rated games of (`{game: {mu, sigma, ordinal, games, provisional}}`)."""
         account = accounts().get(player)
         if account is None:
             raise NotFound(f"no player {player!r}")
-        return {**account.public(), "games": accounts().count_games(player), "ratings": {}}
+        games = accounts().count_games(player)
+        return {**account.public(), "games": games, "ratings": rating_tables.of_player(player)}

@@ -41,7 +41,10 @@ class GamesResource(MethodView):
     @blp.alt_response(507, schema=s.ApiError, description="storage_full")
     def post(self, body: dict[str, Any]) -> dict[str, Any]:
         """Create a game; the response holds each human seat's token and the host token, once,
-        and an invitation for each open seat (`{"open": true}`)."""
+        and an invitation for each open seat (`{"open": true}`).  `rated: true` needs the
+        creator signed in, the other seats bots or open, and undo `none` or `turn`."""
+        session = session_of(current_request().environ)
+        lobby.check_rated(body, signed_in=session is not None)
         created = chronicle().create(
             None,
             body["game"],
@@ -50,7 +53,6 @@ class GamesResource(MethodView):
             body.get("seed"),
             table=lobby.table_section(body),
         )
-        session = session_of(current_request().environ)
         if session is not None:  # signed in: the creator's seat is the account's
             people = [
                 seat

@@ -195,6 +195,13 @@ class CreateGame(Schema):
         validate=validate.Range(min=1, max=100),
         metadata={"description": "timeouts in a row before the bot keeps the seat (3)"},
     )
+    rated = StrictBool(
+        load_default=None,
+        metadata={
+            "description": "the result counts for ratings: the creator signed in, every other "
+            "seat a bot or open (taken only signed in), undo `none` or `turn`, no `seed`"
+        },
+    )
 
 
 class SeatOut(Schema):
@@ -263,6 +270,7 @@ class Summary(Schema):
     created_at = fields.Str(required=True)
     updated_at = fields.Str(required=True)
     public = fields.Bool()
+    rated = fields.Bool(metadata={"description": "a rated table (Ratings); absent: not rated"})
     turn_time = fields.Str()
     deadlines = fields.Dict(
         keys=fields.Str(),

@@ -9,6 +9,10 @@ connections from this origin only, with no inline script or style, so an injecte
 never run.  Static files are served gzip-compressed when the browser accepts it (compressed once
 per file and kept in memory: the files are small and change only with a new release).
 
+The pages are an installable app: a web manifest (``/assets/manifest.webmanifest``) and a
+service worker at ``/sw.js`` (scope ``/``) that shows the notices pushed to the browser
+(``service.push``) and opens the table when one is clicked; it has no fetch handler.
+
 Signing in to an account (optional: guests play with seat links) is the page ``/signin``; an
 account's session is an HttpOnly cookie the pages never read, and their writes carry its CSRF
 token (``account.js``, ``api.js``).
@@ -42,6 +46,8 @@ CSP = "; ".join(
         "img-src 'self' data:",
         "connect-src 'self'",
         "font-src 'self'",
+        "worker-src 'self'",  # the service worker (/sw.js)
+        "manifest-src 'self'",  # the web manifest: an installable app
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",
@@ -61,6 +67,7 @@ TYPES = {
     ".css": "text/css; charset=utf-8",
     ".html": "text/html; charset=utf-8",
     ".svg": "image/svg+xml",
+    ".webmanifest": "application/manifest+json",
 }
 
 pages = Blueprint("pages", __name__)
@@ -123,6 +130,15 @@ def signin(player_id: str | None = None) -> Response:
     lands here, the code in the fragment, which the browser never sends to a server) and a
     player's public profile."""
     return _send(STATIC / "signin.html")
+
+
+@pages.get("/sw.js")
+def service_worker() -> Response:
+    """The service worker (``static/sw.js``): served at the root so that its scope is the
+    whole site, every page of which may be open when a notice is clicked."""
+    resp = _send(STATIC / "sw.js")
+    resp.headers["Service-Worker-Allowed"] = "/"
+    return resp
 
 
 @pages.get("/assets/<path:name>")

@@ -26,6 +26,7 @@ class Stack:
 
 @contextmanager
 def accounts_stack(folder: Path, **extra: str) -> Iterator[Stack]:
+    """The stack; ``extra``: more environment for the API and the worker alike."""
     (folder / "redis").mkdir(exist_ok=True)
     server = RedisServer(folder / "redis", port=free_port(), persistent=False)
     url = server.start()
@@ -37,7 +38,10 @@ def accounts_stack(folder: Path, **extra: str) -> Iterator[Stack]:
             # the tests sign in far more often than a person, all from one address
             limits = {"CHRONICLE_SIGNIN_LIMITS": "email_client=1000/3600"}
             env = api_env(url, ADMIN_TOKEN, folder, **mailing, **limits, **extra)
-            with served_api(env, folder, ROOT, port=port) as base, running_worker(url, **mailing):
+            with (
+                served_api(env, folder, ROOT, port=port) as base,
+                running_worker(url, **{**mailing, **extra}),
+            ):
                 yield Stack(base, public, inbox, url)
     finally:
         server.stop()

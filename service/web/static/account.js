@@ -1,6 +1,7 @@
 // Accounts in the browser (optional: a guest keeps playing with seat links): the sign-in page
 // (/signin: a link by email, or a passkey), the account menu in every page's header, the
-// account's games, adding a passkey, and signing out.
+// account's games, adding a passkey, signing out, and notices on this device (Web Push: the
+// page asks the browser's permission only when the person presses "Notify me on this device").
 //
 // The session is an HttpOnly cookie the page never reads; what the page keeps is who is
 // signed in and the session's CSRF token (api.js: session(), keepSession(), dropSession()).
@@ -426,6 +427,13 @@ async function accountPage(app, me, features) {
               <button type="button" data-account="passkey">Add a passkey on this device</button>
             </section>`
           : ""}
+        <section class="card" aria-labelledby="push-h" id="push-card">
+          <h2 id="push-h">Notices on this device</h2>
+          <p>Your turn and the end of your games, shown by this browser even when no Chronicle page is open.</p>
+          <p id="push-state" aria-live="polite"></p>
+          <button type="button" id="push-on">Notify me on this device</button>
+          <button type="button" id="push-off" hidden>Stop notices on this device</button>
+        </section>
         <section class="card wide" aria-labelledby="account-games-h">
           <h2 id="account-games-h">My games</h2>
           <div id="account-games"><p class="muted">Loading…</p></div>
@@ -446,7 +454,106 @@ async function accountPage(app, me, features) {
     }
   };
   countPasskeys();
+  wirePush();
   drawAccountGames($("#account-games"), await accountGames());
+}
+
+// ---- notices on this device (Web Push) -------------------------------------------------------
+const PUSH_ID = "chronicle.push.id"; // this browser's subscription id at the server
+
+const pushSupported = () =>
+  typeof navigator !== "undefined" && "serviceWorker" in navigator && typeof PushManager !== "undefined" && typeof Notification !== "undefined";
+
+/** The bytes of a base64url text (the server's VAPID key). */
+function fromB64url(text) {
+  const b = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4));
+  return Uint8Array.from(b, (c) => c.charCodeAt(0));
+}
+
+/** The service worker of the site (registered at boot; registered again if it was not). */
+async function worker() {
+  await navigator.serviceWorker.register("/sw.js", { scope: "/" });
+  return navigator.serviceWorker.ready;
+}
+
+/** Ask the browser's permission, subscribe with the server's key, keep the subscription at
+ *  the server and turn push notices on: the whole of "Notify me on this device". */
+export async function notifyOnThisDevice() {
+  if (!pushSupported()) throw new Error("This browser cannot show notices from a site.");
+  const permission = await Notification.requestPermission();
+  if (permission !== "granted") throw new Error("The browser was not allowed to show notices: your browser's site settings can allow them.");
+  const registration = await worker();
+  const { public_key: key } = await api("/push/key");
+  const wanted = fromB64url(key);
+  let subscription = await registration.pushManager.getSubscription();
+  const held = subscription && subscription.options && subscription.options.applicationServerKey;
+  if (subscription && held && !new Uint8Array(held).every((b, i) => b === wanted[i])) {
+    await subscription.unsubscribe(); // made with another key (another server at this address)
+    subscription = null;
+  }
+  subscription ||= await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: wanted });
+  const made = await api("/me/push", { method: "POST", body: { subscription: subscription.toJSON() } });
+  localStorage.setItem(PUSH_ID, made.id);
+  await api("/me", { method: "PATCH", body: { notifications: { push: true } } });
+}
+
+/** Stop pushing to this browser (the account's other devices keep theirs). */
+export async function stopOnThisDevice() {
+  const id = localStorage.getItem(PUSH_ID);
+  localStorage.removeItem(PUSH_ID);
+  if (id) await api(`/me/push/${encodeURIComponent(id)}`, { method: "DELETE" }).catch((e) => { if (e.status !== 404) throw e; });
+  if (pushSupported()) {
+    const registration = await navigator.serviceWorker.getRegistration("/");
+    const subscription = registration && (await registration.pushManager.getSubscription());
+    if (subscription) await subscription.unsubscribe();
+  }
+}
+
+function drawPush() {
+  const state = document.getElementById("push-state");
+  const on = document.getElementById("push-on");
+  const off = document.getElementById("push-off");
+  if (!state || !on || !off) return;
+  if (!pushSupported()) {
+    state.textContent = "This browser cannot show notices from a site.";
+    on.hidden = off.hidden = true;
+    return;
+  }
+  const here = Boolean(localStorage.getItem(PUSH_ID)) && Notification.permission === "granted";
+  state.textContent = here ? "Notices are shown on this device." : Notification.permission === "denied" ? "This browser blocks notices from this site: its site settings can allow them." : "";
+  on.hidden = here;
+  off.hidden = !here;
+}
+
+function wirePush() {
+  drawPush();
+  const on = document.getElementById("push-on");
+  const off = document.getElementById("push-off");
+  if (!(on instanceof HTMLButtonElement) || !(off instanceof HTMLButtonElement)) return;
+  on.onclick = async () => {
+    on.disabled = true;
+    try {
+      await notifyOnThisDevice();
+      notice("Notices will show on this device.", "info");
+    } catch (e) {
+      notice(`Notices could not be turned on: ${e.message || e}`);
+    } finally {
+      on.disabled = false;
+      drawPush();
+    }
+  };
+  off.onclick = async () => {
+    off.disabled = true;
+    try {
+      await stopOnThisDevice();
+      notice("This device shows no more notices.", "info");
+    } catch (e) {
+      notice(`Notices could not be stopped: ${e.message || e}`);
+    } finally {
+      off.disabled = false;
+      drawPush();
+    }
+  };
 }
 
 /** How many passkeys the account has, on the account page (GET /me/passkeys). */
@@ -513,6 +620,8 @@ export async function profilePage() {
 
 // ---- start ----------------------------------------------------------------------------------
 async function boot() {
+  // the service worker makes the site an installable app and shows pushed notices (sw.js)
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => undefined);
   wireActions();
   wireMenu(document.getElementById("account"));
   // another tab signed in or out: this page's menu follows

@@ -192,6 +192,7 @@ export async function serverFeatures() {
           accounts: has("/auth/email"),
           passkeys: has("/auth/passkey/options"),
           claim: has("/claim"),
+          push: has("/push/key"),
         };
       },
       () => ({}),

@@ -1022,7 +1022,7 @@ function addChat(line, via) {
 // the account that said it (its lines are hidden for them, and it cannot join their tables).
 function chatButtons(l, who) {
   const out = [];
-  if (held(S.id).host && !l.hidden)
+  if ((held(S.id) || {}).host && !l.hidden)
     out.push(html` <button type="button" class="small" data-hide="${l.id}" aria-label="Hide ${who}'s line">Hide</button>`);
   const me = player();
   if (me && l.player && l.player !== me.id && !l.blocked)
@@ -1034,7 +1034,7 @@ async function chatControl(e) {
   if (!b) return;
   try {
     if (b.dataset.hide) {
-      await api(`/games/${S.id}/chat/${b.dataset.hide}/hide`, { method: "POST", token: held(S.id).host });
+      await api(`/games/${S.id}/chat/${b.dataset.hide}/hide`, { method: "POST", token: (held(S.id) || {}).host });
       if (S.live.mode !== "stream") S.live.pollChat(); // the stream brings the hide itself
     } else if (b.dataset.block) {
       const sure = await confirmStep(`Block ${b.dataset.name}?`, {

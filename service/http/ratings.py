@@ -1,0 +1,83 @@
+"""``/ratings/{game}``: a game kind's leaderboard (contract: v2 additions, Ratings).
+
+The numbers are the live table ``service.ratings`` keeps, which is the fold of the finished
+rated games' exports (``chronicle ratings EXPORTS...`` prints the same).  A rater's name is
+its account's (a deleted account's seat keeps its rating under its public id, with no name
+to show) or the catalog's words for a bot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask.views import MethodView
+from marshmallow import Schema, fields, validate
+
+from domain import games
+from service import ratings
+from service.errors import NotFound
+from service.http import schemas as s
+from service.http.common import AUTH, blueprint, chronicle
+
+blp = blueprint("ratings", "Ratings: a leaderboard per game, recomputable from the exports")
+DELETED = "a former player"  # the name of a rater whose account is gone
+
+
+class RatingsQuery(Schema):
+    limit = fields.Int(load_default=50, validate=validate.Range(min=1, max=500))
+
+
+class RatingOut(Schema):
+    player = fields.Str(
+        required=True, metadata={"description": "an account's public id, or `bot:<bot>`"}
+    )
+    name = fields.Str(required=True)
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True, metadata={"description": "mu - 3 sigma: the order"})
+    games = fields.Int(required=True, metadata={"description": "rated games counted"})
+    provisional = fields.Bool(
+        required=True,
+        metadata={"description": f"fewer than {ratings.PROVISIONAL_GAMES} rated games"},
+    )
+
+
+class RatingsOut(Schema):
+    ratings = fields.List(fields.Nested(RatingOut), required=True)
+
+
+def live() -> ratings.Ratings:
+    return ratings.Ratings(chronicle().accounts_of().r)
+
+
+def name_of(rater: str) -> str:
+    bot = ratings.bot_name(rater)
+    if bot is not None:
+        return bot
+    account = chronicle().accounts_of().get(rater)
+    return account.name if account is not None else DELETED
+
+
+@blp.route("/ratings/<game>")
+class RatingsResource(MethodView):
+    @blp.doc(operationId="getRatings", security=AUTH)
+    @blp.arguments(RatingsQuery, location="query")
+    @blp.response(200, RatingsOut)
+    @blp.alt_response(404, schema=s.ApiError, description="no such game")
+    def get(self, query: dict[str, Any], game: str) -> dict[str, Any]:
+        """The game's leaderboard, by `ordinal` (mu - 3 sigma) highest first: accounts and
+        bots, each with OpenSkill's mu and sigma and the rated games it played."""
+        if games.get(game) is None:
+            raise NotFound(f"no game {game!r}")
+        rows = ratings.ordered(live().table(game), query["limit"])
+        return {
+            "ratings": [
+                {"player": rater, "name": name_of(rater), **standing.doc()}
+                for rater, standing in rows
+            ]
+        }
+
+
+def of_player(player: str) -> dict[str, Any]:
+    """A profile's ratings: ``{game: {mu, sigma, ordinal, games, provisional}}``."""
+    found = live().of(player, sorted(games.GAMES))
+    return {game: standing.doc() for game, standing in found.items()}
