@@ -35,4 +35,12 @@ NO_MKDOCS_2_WARNING=1 .venv/bin/mkdocs build --strict --quiet
 # the web client: tsc over its JSDoc, node --test over views the engine makes
 scripts/test_web.sh
 # ---- end of further checks ----------------------------------------------------------------
+# Two pytest processes (pytest-xdist), a test file at a time each (--dist loadfile: a module's
+# own stack is started once), each with its own session Redis, API and worker: most tests
+# wait (a bot, a timeout, a person's pace), so two halve the wall time on two cores
+# (docs/adr/0010-parallel-tests.md).  CHRONICLE_TEST_PROCESSES=1 runs them in one.
+procs=${CHRONICLE_TEST_PROCESSES:-2}
+if [ "$procs" -gt 1 ]; then
+  exec .venv/bin/python -m pytest -p no:cacheprovider -n "$procs" --dist loadfile "$@"
+fi
 exec .venv/bin/python -m pytest -p no:cacheprovider "$@"

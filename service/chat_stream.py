@@ -178,6 +178,16 @@ class ChatSource:
                     for d in _read(client, gid, opened, 0, upto)
                 )
             )
+        # The hides first: each hid a line the watcher was sent before (a new line goes out
+        # hidden with the new lines below), and came before any line said after it.
+        for line_id in cf.hides[mark.hides :]:
+            line = cf.lines.get(line_id)
+            if line_id > mark.last:  # a new line: it goes (hidden) with the lines below
+                continue
+            if line is None:
+                out += [frame(d) for d in _hidden_lines(client, gid, [line_id], rooms)]
+            elif line["room"] in rooms:
+                out.append(_rendered(feed, line_id, line, True))
         if cf.last > mark.last:
             first = next(iter(cf.lines), cf.last + 1)
             if mark.last + 1 < first:  # behind the buffer
@@ -192,14 +202,6 @@ class ChatSource:
                     out.append(frame(chat.screened(doc, watch.blocked)))
                     continue
                 out.append(_rendered(feed, line_id, line, line_id in cf.hidden))
-        for line_id in cf.hides[mark.hides :]:
-            line = cf.lines.get(line_id)
-            if line_id > mark.last:  # a new line: it went (hidden) with the lines above
-                continue
-            if line is None:
-                out += [frame(d) for d in _hidden_lines(client, gid, [line_id], rooms)]
-            elif line["room"] in rooms:
-                out.append(_rendered(feed, line_id, line, True))
         watch.marks[KIND] = Mark(cf.last, len(cf.hides), rooms)
         return out
 

@@ -175,6 +175,7 @@ SLOW_TESTS = frozenset(  # a test's node id without its parameters
         "tests/browser/test_table_live.py::test_a_game_against_a_bot_is_never_stale",
         "tests/browser/test_table_live.py::test_the_page_catches_up_after_429s",
         "tests/e2e/test_backup.py::test_backup_then_restore_gives_back_every_game",
+        "tests/e2e/test_push.py::test_loopback_and_plain_http_endpoints_are_refused_without_the_operators_leave",
         "tests/e2e/test_backup.py::test_a_tampered_line_is_refused_with_its_game_named",
         "tests/e2e/test_bots.py::test_humans_and_bots_share_a_game",
         "tests/e2e/test_docs.py::test_the_docs_page_lists_every_operation_offline",
