@@ -22,5 +22,6 @@ if [ ! -f "$stamp" ]; then
   touch "$stamp" # npm ci empties node_modules/ first: the old stamp is gone with it
 fi
 node_modules/.bin/tsc -p tsconfig.json
+node_modules/.bin/tsc -p tsconfig.sw.json  # the service worker, with its own globals
 .venv/bin/python tests/js/make_fixtures.py
 exec node --test "$@" tests/js/*.test.mjs
