@@ -206,6 +206,20 @@ def apply(table: Mapping[str, Standing], entry: Rated) -> dict[str, Standing]:
     }
 
 
+def changes(entries: Iterable[Rated], game_id: str) -> dict[str, tuple[Standing, Standing]]:
+    """Each rater's standing just before and just after the game ``game_id`` (the entries
+    folded in their order up to it): what the end screen shows."""
+    unique = {e.id: e for e in entries}
+    tables: dict[str, dict[str, Standing]] = {}
+    for entry in sorted(unique.values(), key=Rated.key):
+        table = tables.setdefault(entry.game, {})
+        after = apply(table, entry)
+        if entry.id == game_id:
+            return {r: (table.get(r) or initial(), s) for r, s in after.items()}
+        table.update(after)
+    return {}
+
+
 def fold(entries: Iterable[Rated]) -> dict[str, dict[str, Standing]]:
     """Every game kind's table: the entries in order of finishing time then id (a game given
     twice counts once)."""
@@ -243,6 +257,7 @@ def keys(game: str) -> dict[str, str]:
         "games": f"{tag}:games",
         "last": f"{tag}:last",
         "lock": f"{tag}:lock",
+        "changes": f"{tag}:changes",  # game id -> {rater: [before, after]} (stored standings)
     }
 
 
@@ -268,14 +283,26 @@ class Ratings:
                 stored = self.r.hmget(k["table"], list(entry.raters))
                 table = {r: Standing.of(s) for r, s in zip(entry.raters, stored, strict=True) if s}
                 changed = apply(table, entry)
+                moved = {r: (table.get(r) or initial(), s) for r, s in changed.items()}
                 pipe.set(k["last"], json.dumps(list(entry.key())))
             else:
                 entries = [Rated.of(json.loads(v)) for v in self.r.hvals(k["games"])]
                 changed = fold([*entries, entry]).get(entry.game, {})
+                moved = changes([*entries, entry], entry.id)
                 pipe.delete(k["table"])
+            record = {r: [b.stored(), a.stored()] for r, (b, a) in moved.items()}
+            pipe.hset(k["changes"], entry.id, json.dumps(record))
             pipe.hset(k["table"], mapping={r: s.stored() for r, s in changed.items()})
             pipe.execute()
             return "counted" if in_order else "refolded"
+
+    def change(self, game: str, game_id: str) -> dict[str, tuple[Standing, Standing]] | None:
+        """What one counted game did to its raters' standings (None: not counted)."""
+        stored = self.r.hget(keys(game)["changes"], game_id)
+        if stored is None:
+            return None
+        doc = json.loads(stored)
+        return {r: (Standing.of(b), Standing.of(a)) for r, (b, a) in doc.items()}
 
     def table(self, game: str) -> dict[str, Standing]:
         stored = self.r.hgetall(keys(game)["table"])

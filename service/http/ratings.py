@@ -77,6 +77,48 @@ class RatingsResource(MethodView):
         }
 
 
+class StandingOut(Schema):
+    mu = fields.Float(required=True)
+    sigma = fields.Float(required=True)
+    ordinal = fields.Float(required=True)
+    games = fields.Int(required=True)
+    provisional = fields.Bool(required=True)
+
+
+class ChangeOut(Schema):
+    player = fields.Str(required=True, metadata={"description": "an account's id or `bot:<bot>`"})
+    name = fields.Str(required=True)
+    before = fields.Nested(StandingOut, required=True)
+    after = fields.Nested(StandingOut, required=True)
+
+
+class ChangesOut(Schema):
+    game = fields.Str(required=True, metadata={"description": "the game kind's table"})
+    changes = fields.List(fields.Nested(ChangeOut), required=True)
+
+
+@blp.route("/games/<game_id:game_id>/ratings")
+class GameRatingsResource(MethodView):
+    @blp.doc(operationId="getGameRatings", security=AUTH)
+    @blp.response(200, ChangesOut)
+    @blp.alt_response(404, schema=s.ApiError, description="not a rated game, or not counted yet")
+    def get(self, game_id: str) -> dict[str, Any]:
+        """What a finished rated game did to each rater's standing (the end screen's "your
+        rating"): before and after, by the same fold as the leaderboard."""
+        meta = chronicle().current(game_id).meta
+        moved = live().change(meta.game, game_id)
+        if moved is None:
+            raise NotFound("this game is not rated, or its rating is not counted yet")
+        rows = sorted(moved.items(), key=lambda kv: -kv[1][1].ordinal)
+        return {
+            "game": meta.game,
+            "changes": [
+                {"player": r, "name": name_of(r), "before": b.doc(), "after": a.doc()}
+                for r, (b, a) in rows
+            ],
+        }
+
+
 def of_player(player: str) -> dict[str, Any]:
     """A profile's ratings: ``{game: {mu, sigma, ordinal, games, provisional}}``."""
     found = live().of(player, sorted(games.GAMES))

@@ -459,3 +459,33 @@ def test_the_host_hides_a_line_and_a_signed_in_player_blocks_its_sayer(
         assert session.get(api + "/me/blocks").json()["blocks"] == []
     finally:
         ctx.close()
+
+
+def test_a_rated_games_end_screen_shows_each_rating_before_and_after(
+    browser: Any, console: Console, stack: Stack
+) -> None:
+    """The end of a rated game (a signed-in player against the greedy bot, played through
+    the API): the table's result says each rater's rating before and after, once counted."""
+    import requests
+
+    from tests.e2e.test_ratings import play_to_the_end, post_game, rated
+    from tests.e2e.test_ratings import sign_in as api_sign_in
+
+    signed = api_sign_in(stack, "rated-end@example.com", "Rae")
+    created = post_game(
+        stack, signed["token"], rated([{"name": "Rae"}, {"name": "g", "bot": "greedy"}])
+    )
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    play_to_the_end(stack, gid, created.json()["seats"][0]["token"], 0, seed=7)
+    ctx, page = new_page(browser, console, "watcher")
+    try:
+        page.goto(f"{stack.public}/play/{gid}")
+        page.wait_for_selector("#rating-change >> text=Ratings:", timeout=30_000)
+        text = page.inner_text("#rating-change")
+        assert "Rae" in text and "Greedy (bot)" in text and "→" in text, text
+        changes = requests.get(f"{stack.base}/api/v1/games/{gid}/ratings", timeout=10).json()
+        mine = next(c for c in changes["changes"] if c["name"] == "Rae")
+        assert f"{mine['after']['ordinal']:.1f}" in text
+    finally:
+        ctx.close()

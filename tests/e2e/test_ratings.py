@@ -130,11 +130,12 @@ def test_a_rated_game_updates_the_leaderboard_and_the_profile_as_its_export_reco
 ) -> None:
     signed = sign_in(stack, "dee@example.com", "Dee")
     me, token = signed["player"]["id"], signed["token"]
-    files = []
+    files, gids = [], []
     for n in (1, 2):
         created = post_game(stack, token, rated([{"name": "Dee"}, {"name": "g", "bot": "greedy"}]))
         assert created.status_code == 201, created.text
         gid = created.json()["id"]
+        gids.append(gid)
         play_to_the_end(stack, gid, created.json()["seats"][0]["token"], 0, seed=n)
         rows = leaderboard(stack, n)
         export = requests.get(stack.base + f"{API}/games/{gid}/export", timeout=10)
@@ -155,6 +156,24 @@ def test_a_rated_game_updates_the_leaderboard_and_the_profile_as_its_export_reco
     assert profile["ratings"] == {
         "artus": {k: dee[k] for k in ("mu", "sigma", "ordinal", "games", "provisional")}
     }
+    # each game's change, as the end screen shows it: the second game ends where the table is
+    first, second = (
+        requests.get(stack.base + f"{API}/games/{g}/ratings", timeout=10).json() for g in gids
+    )
+    mine = {c["player"]: c for c in second["changes"]}
+    assert second["game"] == "artus" and set(mine) == {me, BOT}
+    assert mine[me]["after"] == {
+        k: dee[k] for k in ("mu", "sigma", "ordinal", "games", "provisional")
+    }
+    assert mine[me]["before"] == {c["player"]: c for c in first["changes"]}[me]["after"]
+    assert {c["player"]: c for c in first["changes"]}[me]["before"]["games"] == 0
+    unrated = post_game(
+        stack,
+        token,
+        {"game": "artus", "players": [{"name": "Dee"}, {"name": "g", "bot": "greedy"}]},
+    )
+    missing = requests.get(stack.base + f"{API}/games/{unrated.json()['id']}/ratings", timeout=10)
+    assert missing.status_code == 404
     # the exports, folded offline in any order, give the service's numbers
     command = [sys.executable, "-m", "chronicle", "ratings", "--json", *map(str, reversed(files))]
     out = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)

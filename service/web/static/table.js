@@ -947,8 +947,31 @@ function drawResult() {
           )}</tr>`;
         })}</tbody>
       </table></div>
-      ${t.note ? html`<p class="small muted">${t.note}</p>` : ""}`,
+      ${t.note ? html`<p class="small muted">${t.note}</p>` : ""}
+      <p id="rating-change" class="small" aria-live="polite"></p>`,
   );
+  if (S.summary.rated) drawRatingChange(0);
+}
+
+// A rated game's end: each rater's rating (OpenSkill's ordinal) before and after it, once the
+// worker has counted the game (a moment after the end: asked again a few times).
+async function drawRatingChange(tries) {
+  let doc;
+  try {
+    doc = await api(`/games/${S.id}/ratings`);
+  } catch (e) {
+    if (e.status === 404 && tries < 8) setTimeout(() => drawRatingChange(tries + 1), 1500);
+    return;
+  }
+  const el = document.getElementById("rating-change");
+  if (!el) return;
+  const me = player();
+  const said = doc.changes.map((c) => {
+    const delta = c.after.ordinal - c.before.ordinal;
+    const you = me && c.player === me.id ? " (you)" : "";
+    return `${c.name}${you}: ${c.before.ordinal.toFixed(1)} → ${c.after.ordinal.toFixed(1)} (${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)})`;
+  });
+  mount(el, html`Ratings: ${said.join(" · ")} <a href="/docs/play/ratings/">how ratings work</a>`);
 }
 
 // ---- the log ------------------------------------------------------------------------------
