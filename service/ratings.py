@@ -206,18 +206,22 @@ def apply(table: Mapping[str, Standing], entry: Rated) -> dict[str, Standing]:
     }
 
 
-def changes(entries: Iterable[Rated], game_id: str) -> dict[str, tuple[Standing, Standing]]:
-    """Each rater's standing just before and just after the game ``game_id`` (the entries
-    folded in their order up to it): what the end screen shows."""
+Moved = dict[str, tuple[Standing, Standing]]  # rater -> its standing before and after a game
+
+
+def changes(entries: Iterable[Rated], since: tuple[int, str]) -> dict[str, Moved]:
+    """What each game from ``since`` on (by the fold's order) did to its raters' standings:
+    what the end screen shows.  A result that arrives late changes every later game's."""
     unique = {e.id: e for e in entries}
     tables: dict[str, dict[str, Standing]] = {}
+    out: dict[str, Moved] = {}
     for entry in sorted(unique.values(), key=Rated.key):
         table = tables.setdefault(entry.game, {})
         after = apply(table, entry)
-        if entry.id == game_id:
-            return {r: (table.get(r) or initial(), s) for r, s in after.items()}
+        if entry.key() >= since:
+            out[entry.id] = {r: (table.get(r) or initial(), s) for r, s in after.items()}
         table.update(after)
-    return {}
+    return out
 
 
 def fold(entries: Iterable[Rated]) -> dict[str, dict[str, Standing]]:
@@ -283,20 +287,23 @@ class Ratings:
                 stored = self.r.hmget(k["table"], list(entry.raters))
                 table = {r: Standing.of(s) for r, s in zip(entry.raters, stored, strict=True) if s}
                 changed = apply(table, entry)
-                moved = {r: (table.get(r) or initial(), s) for r, s in changed.items()}
+                moved = {entry.id: {r: (table.get(r) or initial(), s) for r, s in changed.items()}}
                 pipe.set(k["last"], json.dumps(list(entry.key())))
             else:
                 entries = [Rated.of(json.loads(v)) for v in self.r.hvals(k["games"])]
                 changed = fold([*entries, entry]).get(entry.game, {})
-                moved = changes([*entries, entry], entry.id)
+                moved = changes([*entries, entry], entry.key())
                 pipe.delete(k["table"])
-            record = {r: [b.stored(), a.stored()] for r, (b, a) in moved.items()}
-            pipe.hset(k["changes"], entry.id, json.dumps(record))
+            records: dict[Any, Any] = {
+                gid: json.dumps({r: [b.stored(), a.stored()] for r, (b, a) in game.items()})
+                for gid, game in moved.items()
+            }
+            pipe.hset(k["changes"], mapping=records)
             pipe.hset(k["table"], mapping={r: s.stored() for r, s in changed.items()})
             pipe.execute()
             return "counted" if in_order else "refolded"
 
-    def change(self, game: str, game_id: str) -> dict[str, tuple[Standing, Standing]] | None:
+    def change(self, game: str, game_id: str) -> Moved | None:
         """What one counted game did to its raters' standings (None: not counted)."""
         stored = self.r.hget(keys(game)["changes"], game_id)
         if stored is None:

@@ -170,6 +170,7 @@ SLOW_TESTS = frozenset(  # a test's node id without its parameters
         "tests/browser/test_accounts_browser.py::test_sign_in_by_email_menu_games_and_sign_out_at_a_persons_pace",
         "tests/browser/test_accounts_browser.py::test_a_guest_seat_kept_in_the_account_is_played_from_another_device",
         "tests/browser/test_accounts_browser.py::test_the_host_hides_a_line_and_a_signed_in_player_blocks_its_sayer",
+        "tests/browser/test_accounts_browser.py::test_a_rated_games_end_screen_shows_each_rating_before_and_after",
         "tests/browser/test_boards_in_words.py::test_kings_and_castles_board_first",
         "tests/browser/test_boards_in_words.py::test_artus_hand_last_move_reduced_motion_and_phone_seats",
         "tests/browser/test_table_live.py::test_a_game_against_a_bot_is_never_stale",

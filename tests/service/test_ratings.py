@@ -204,3 +204,14 @@ def test_the_live_table_is_the_fold_whatever_order_results_arrive_in(
     assert live.of("bot:greedy", ["artus", "lancaster"]) == {
         "artus": ratings.fold(found)["artus"]["bot:greedy"]
     }
+    # what each game did, as its end screen shows it: the fold just before it and just after,
+    # the late one too (recorded when it refolded the table)
+    for entry in (ordered[2], late, ordered[-1]):
+        moved = live.change("artus", entry.id)
+        assert moved is not None
+        before = ratings.fold([e for e in ordered if ratings.Rated.key(e) < entry.key()])
+        after = ratings.fold([e for e in ordered if ratings.Rated.key(e) <= entry.key()])
+        for rater, (was, now) in moved.items():
+            assert was == before.get("artus", {}).get(rater, ratings.initial())
+            assert now == after["artus"][rater]
+    assert live.change("artus", "no-such-game") is None
