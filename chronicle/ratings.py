@@ -18,9 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from domain.errors import Refused
+from chronicle.replay import NotVerified, verified
 from service import ratings
-from service.commands import verify_export
 
 
 def run(paths: Sequence[Path], everything: bool = False, as_json: bool = False) -> int:
@@ -28,21 +27,11 @@ def run(paths: Sequence[Path], everything: bool = False, as_json: bool = False) 
     skipped = 0
     for path in paths:
         try:
-            doc = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            print(
-                f"chronicle ratings: {path} is not a readable JSON export ({exc})", file=sys.stderr
-            )
-            return 2
-        if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
-            print(f"chronicle ratings: {path} is not an export (no events)", file=sys.stderr)
-            return 2
-        try:
-            _, records, _ = verify_export(doc)
-        except (Refused, KeyError, TypeError) as exc:
-            message = exc.message if isinstance(exc, Refused) else f"malformed export ({exc})"
-            print(f"chronicle ratings: {path} refused: {message}", file=sys.stderr)
-            return 1
+            doc, _, records, _ = verified(path)
+        except NotVerified as exc:
+            where = "" if exc.status == 2 else f"{path} refused: "  # the message names a bad file
+            print(f"chronicle ratings: {where}{exc.message}", file=sys.stderr)
+            return exc.status
         entry = ratings.rated_game(str(doc.get("id", path.stem)), records, everything)
         if entry is None:
             skipped += 1

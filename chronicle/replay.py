@@ -20,21 +20,38 @@ from domain.errors import Refused
 from service.commands import verify_export
 
 
-def run(path: Path, verbose: bool = False) -> int:
+class NotVerified(Exception):
+    """An export file that is not one (``status`` 2) or that its replay refuses (1)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def verified(path: Path) -> tuple[dict[str, Any], Any, list[Any], Any]:
+    """An export file read and checked through the rules: (its document, the game, the records,
+    the match).  Also ``chronicle ratings``' reader of its files."""
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        print(f"verdict: REFUSED: {path} is not a readable JSON export ({exc})", file=sys.stderr)
-        return 2
+        raise NotVerified(2, f"{path} is not a readable JSON export ({exc})") from exc
     if not isinstance(doc, dict) or not isinstance(doc.get("events"), list):
-        print(f"verdict: REFUSED: {path} is not an export (no events)", file=sys.stderr)
-        return 2
+        raise NotVerified(2, f"{path} is not an export (no events)")
     try:
         game, records, match = verify_export(doc)
     except (Refused, KeyError, TypeError) as exc:
         message = exc.message if isinstance(exc, Refused) else f"malformed export ({exc})"
-        print(f"verdict: REFUSED: {message}", file=sys.stderr)
-        return 1
+        raise NotVerified(1, message) from exc
+    return doc, game, records, match
+
+
+def run(path: Path, verbose: bool = False) -> int:
+    try:
+        doc, game, records, match = verified(path)
+    except NotVerified as exc:
+        print(f"verdict: REFUSED: {exc.message}", file=sys.stderr)
+        return exc.status
     status = match.status(game)
     players = ", ".join(
         f"{p.name or 'open'} ({p.bot})" if p.bot else (p.name or "open")

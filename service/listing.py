@@ -60,12 +60,12 @@ def of_account(store: EventStore, player: str, games: list[str]) -> Viewer:
     """An account's viewer: the public games and the unlisted ones it holds a seat of (its
     index of games, each checked against the game's meta: a seat it no longer holds lists
     nothing; its public games are in the public index already)."""
-    own = []
-    for game_id in games:
-        meta = store.meta(game_id)
-        if meta is not None and player in meta.players and not meta.public:
-            own.append((game_id, meta))
-    return Viewer(own=tuple(own))
+    own = tuple(
+        (game_id, meta)
+        for game_id, meta in zip(games, store.metas(games), strict=True)
+        if meta is not None and player in meta.players and not meta.public
+    )
+    return Viewer(own=own)
 
 
 def tokens_of(meta: GameMeta) -> list[str]:

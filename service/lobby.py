@@ -210,10 +210,10 @@ def claim(
     version}``.  ``host``: the account also created the table (a signed-in creation), which
     makes it the one whose blocks keep players from joining.  Claiming a seat one already
     holds appends nothing."""
-    created = ch.current(game_id).meta.created_at
-    ch.accounts_of().add_game(player, game_id, created)  # first: a seat never misses its game
 
     def command(cur: Current, idem: str | None) -> dict[str, Any]:
+        # before the append: a seat never misses its game (adding it again changes nothing)
+        ch.accounts_of().add_game(player, game_id, cur.meta.created_at)
         events = seating.claim(cur.match, seat, player)
         if not events:
             return {"seat": seat, "player": player, "version": cur.match.version}

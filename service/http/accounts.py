@@ -17,7 +17,7 @@ from flask.views import MethodView
 
 from domain.errors import BadAction
 from projections.records import iso
-from service import passkeys
+from service import notices, passkeys
 from service.accounts import API, SESSION, Account, Accounts, Session, csrf_of
 from service.errors import NotFound, Unauthorized
 from service.http import account_schemas as a
@@ -71,7 +71,7 @@ def player_here() -> str | None:
 
 def public_url() -> str:
     """``CHRONICLE_PUBLIC_URL``, else the address this request reached."""
-    return (os.environ.get("CHRONICLE_PUBLIC_URL") or request.host_url).rstrip("/")
+    return notices.public_url() or request.host_url.rstrip("/")
 
 
 def relying_party() -> tuple[str, list[str]]:
