@@ -8,6 +8,9 @@ A line is ``{"format": "chronicle-backup/1", "id", "meta", "export"}``:
 - ``meta`` is the game's stored meta hash: status, configuration, the hashes of its tokens
   (so that players keep their tokens and games keep their ids), times.
 
+After the games come the people's records (accounts, the Web Push keys, the ratings), a line
+per Redis key (``chronicle/backup_people.py``); restore writes each where no such key exists.
+
 A backup holds every game's seed and token hashes: keep it as secret as the Redis it came from
 (the file is created readable by its owner only).
 
@@ -120,19 +123,28 @@ def stored(meta: Any) -> dict[str, str]:
 
 
 def run_backup(path: Path, data_dir: Path) -> int:
+    from chronicle import backup_people
+
     ch = _chronicle(data_dir)
     tmp = path.with_name(f".{path.name}.partial")
-    games = events = 0
+    games = events = records = 0
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         for line in lines(ch):
             out.write(json.dumps(line, separators=(",", ":")) + "\n")
             games += 1
             events += len(line["export"]["events"])
+        if ch.accounts is not None:
+            for line in backup_people.lines(ch.accounts.r):
+                out.write(json.dumps(line, separators=(",", ":")) + "\n")
+                records += 1
         out.flush()
         os.fsync(out.fileno())
     os.replace(tmp, path)
-    print(f"chronicle: backed up {games} games ({events} events) to {path}")
+    print(
+        f"chronicle: backed up {games} games ({events} events) and {records} records of "
+        f"accounts and ratings to {path}"
+    )
     return 0
 
 
@@ -209,6 +221,7 @@ def _read(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
 
 
 def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
+    from chronicle import backup_people
     from domain import engine
     from projections.fold import snapshot_blob
     from service import chat, listing
@@ -217,9 +230,18 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
     ch = _chronicle(data_dir)
     now = ch.clock()
     present: set[str] = set()
-    total = 0
+    total = people = 0
     try:
         for n, gid, line in _read(path):  # pass 1: check everything, write nothing
+            if backup_people.is_key_line(line):
+                try:
+                    backup_people.check(line)
+                except backup_people.KeyRefused as exc:
+                    raise RestoreRefused(f"line {n}, key {line.get('key')!r}: {exc}") from None
+                if ch.accounts is None:
+                    raise RestoreRefused(f"line {n}: this store keeps no accounts")
+                people += 1
+                continue
             try:
                 records = check(line, now)[1]
             except RestoreRefused as exc:
@@ -236,10 +258,16 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
         print(f"chronicle: restore refused: {exc}; nothing was written", file=sys.stderr)
         return 1
     if check_only:
-        print(f"chronicle: {path}: {total} games checked, all sound")
+        print(
+            f"chronicle: {path}: {total} games checked and {people} records of accounts and "
+            "ratings, all sound"
+        )
         return 0
-    restored = events = 0
+    restored = events = written = 0
     for _, gid, line in _read(path):  # pass 2: write
+        if backup_people.is_key_line(line):
+            written += backup_people.write(ch.accounts_of().r, line)
+            continue
         if gid in present:
             continue
         game, records, match, meta, undone, lines = check(line, now)
@@ -259,5 +287,9 @@ def run_restore(path: Path, data_dir: Path, check_only: bool = False) -> int:
         restored += 1
         events += len(records)
     skipped = f"; {len(present)} already present" if present else ""
-    print(f"chronicle: restored {restored} games ({events} events) from {path}{skipped}")
+    kept = f" ({people - written} already present)" if people > written else ""
+    print(
+        f"chronicle: restored {restored} games ({events} events) and {written} records of "
+        f"accounts and ratings{kept} from {path}{skipped}"
+    )
     return 0
