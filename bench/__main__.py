@@ -3,7 +3,8 @@
 Benchmarks that start servers of their own run alone: ``python -m bench.edge`` (idle
 connections), ``python -m bench.cluster`` (Redis Cluster), ``python -m bench.moves`` (a move's
 CPU and latency on a real `chronicle serve`; ``--profile`` for where it goes),
-``python -m bench.floors`` (one client's latency against the framework's floor)."""
+``python -m bench.floors`` (one client's latency against the framework's floor); the notice
+fan-out's row is the short one of ``python -m bench.notices --full`` (10,000 seats)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench import bots, latency, load, memory, replay, rules, throughput
+from bench import bots, latency, load, memory, notices, replay, review, rules, throughput
 from bench.report import Row, table, to_json
 from bench.servers import Servers
 from domain.games import GAMES
@@ -66,11 +67,16 @@ def main(argv: list[str] | None = None) -> int:
         section("rules", lambda: rules.rows(scale.bot_games))
         section("bot moves", lambda: bots.move_rows(scale.bot_games))
         section("bot turns", lambda: bots.turn_rows(env, scale.bot_turns))
+        section(  # the fewest players of each game; the whole figure: python -m bench.review
+            "review",
+            lambda: review.rows(True, review.QUICK_ITERATIONS if args.quick else None),
+        )
         section(
             "many games",
             lambda: latency.many_games_rows(env, scale.posts, scale.live_games, scale.rounds),
         )
         section("reconciler", lambda: latency.reconciler_rows(env, scale.live_games))
+        section("notice fan-out", lambda: notices.rows(env, scale.live_games // 10, 400))
     meta = {
         "mode": "quick" if args.quick else "full",
         "games": list(GAMES),

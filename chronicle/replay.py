@@ -6,6 +6,12 @@ must link them and the head hash must match.  The output is a short summary and,
 one-line verdict (``verdict: OK ...`` on stdout, exit 0; ``verdict: REFUSED ...`` on stderr,
 exit 1; exit 2 for a file that is not an export at all).  ``--verbose`` also prints the final
 state, as JSON, before the verdict.
+
+On a clocked table it also re-derives every ``TurnTimedOut`` from the log's own times
+(``projections.clock_audit``): a timeout before its deadline is refused (the rules decide it
+again at its recorded time), and a deadline that passed with no timeout is said, with how late
+the batch after it came (the service checks a deadline a moment after it passes, so a move in
+that moment is taken: said, not refused).
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ from pathlib import Path
 from typing import Any
 
 from domain.errors import Refused
+from projections.clock_audit import audit
+from projections.records import iso
 from service.commands import verify_export
 
 
@@ -64,6 +72,11 @@ def run(path: Path, verbose: bool = False) -> int:
     print(f"status:  {status}")
     if match.result is not None:
         print(f"result:  {_result(match.result)}")
+    if match.table is not None and match.table.rules.clocked:
+        refused = _clock(game, records)
+        if refused is not None:
+            print(f"verdict: REFUSED: {refused}", file=sys.stderr)
+            return 1
     if verbose:
         print(json.dumps({"state": game.full_view(match.state)}, indent=2))
     print(
@@ -71,6 +84,25 @@ def run(path: Path, verbose: bool = False) -> int:
         f"chain intact, {status}"
     )
     return 0
+
+
+def _clock(game: Any, records: list[Any]) -> str | None:
+    """Print what the log's times say of its timeouts; why the log is refused, if it is."""
+    found = audit(game, records)
+    if found.early:
+        t = found.early[0]
+        return f"version {t.version}: seat {t.seat} timed out before its deadline {iso(t.deadline)}"
+    latest = max((t.late for t in found.timeouts), default=0)
+    print(
+        f"clock:   {len(found.timeouts)} timeouts re-derived from the log's times, each at or "
+        f"after its deadline (at most {latest / 1000:.3f} s after)"
+    )
+    for m in found.missed:
+        print(
+            f"clock:   missing timeout: seat {m.seat}'s deadline {iso(m.deadline)} had passed "
+            f"at version {m.version} ({m.late / 1000:.3f} s late, no TurnTimedOut before it)"
+        )
+    return None
 
 
 def _result(result: Mapping[str, Any]) -> str:

@@ -294,7 +294,7 @@ def settle(game: Game, match: Match, at: int) -> Match:
     """The end of a batch recorded at ``at`` (ms): the table notes whose turn began (the
     clock), whose ended.  Without a clock nothing is noted."""
     table = match.table
-    if table is None or (table.rules.turn_ms is None and not table.timed_out):
+    if table is None or (not table.rules.clocked and not table.timed_out):
         return match
     settled = tables.settle(table, match.to_act(game), at, match.version)
     return match if settled is table else replace(match, table=settled)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from domain import engine
+from domain import engine, vacation
 from domain import table as tables
 from domain.engine import Event, Match
 from domain.errors import BadAction, Forbidden, StateConflict
@@ -159,4 +159,8 @@ def redecide(game: engine.Game, match: Match, cmd: Mapping[str, Any], at: int) -
         return abandon(match, game)
     if kind == "timeout":
         return time_out(match, game, int(cmd["seat"]), at)
+    if kind == "vacation":
+        return vacation.start(match, game, int(cmd["seat"]), int(cmd["days"]), at)
+    if kind == "vacation_end":
+        return vacation.end(match, game, int(cmd["seat"]), at)
     raise BadAction(f"unknown table command {kind!r}", {"command": ["unknown"]})

@@ -11,15 +11,22 @@ game's state:
 - ``SeatClaimed {seat, player}``: an account (its public id, never its email) holds the seat
   from now on (``service.accounts``); it changes nothing in play, so it may come at any time,
   even after the end (a guest who signs up keeps the games they finished);
+- ``SeatInvited {seat, player}``: the host invited an account to an open seat of a waiting
+  table (``service.invitations``: a notice with the seat's invitation); nothing changes at
+  the table until someone joins;
 - ``GameAbandoned {}``: the host ended the game without a result (status ``abandoned``);
 - ``TurnTimedOut {seat}``: the seat's clock ran out; the resign bot plays the rest of that
   turn.  After ``takeover_after`` of them in a row (turns in between played by the person reset
-  the count), ``SeatTakenOver {seat, bot}`` hands the seat to the bot for good.
+  the count), ``SeatTakenOver {seat, bot}`` hands the seat to the bot for good;
+- ``VacationStarted {seat, until}``, ``VacationEnded {seat}``: the seat's clock stops until
+  ``until`` or the early end (``domain.vacation``).
 
 The clock needs time, and the domain has none: time comes in as data.  ``settle`` is called
 at the end of every batch with the batch's recorded time (``at``), and notes when each seat
 to act began its turn.  A deadline is that moment plus ``turn_time``, so a replay of the log
-computes exactly the deadlines the service computed.
+computes exactly the deadlines the service computed.  With a ``time_control`` bank, each seat
+keeps the time it has left between turns (``_clock``); weekends off are counted from the UTC
+offsets recorded at creation (``domain.calendar``).
 
 ``floor`` is the version below which undo may not reach: every table event is a barrier (a
 join hands out a token, a timeout is time spent), and so is every event appended while a
@@ -33,15 +40,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
+from domain import calendar, clock
 from domain import shapes as sh
 
 SEAT_JOINED, SEAT_LEFT, GAME_STARTED = "SeatJoined", "SeatLeft", "GameStarted"
 SEAT_RESIGNED, GAME_ABANDONED = "SeatResigned", "GameAbandoned"
 TURN_TIMED_OUT, SEAT_TAKEN_OVER = "TurnTimedOut", "SeatTakenOver"
 SEAT_CLAIMED = "SeatClaimed"
+SEAT_INVITED = "SeatInvited"  # the host invited an account to an open seat (a notice)
+VACATION_STARTED, VACATION_ENDED = clock.VACATION_STARTED, clock.VACATION_ENDED
 EVENTS = frozenset(
     {
+        VACATION_STARTED,
+        VACATION_ENDED,
         SEAT_CLAIMED,
+        SEAT_INVITED,
         SEAT_JOINED,
         SEAT_LEFT,
         GAME_STARTED,
@@ -64,7 +77,21 @@ EVENT_DATA: dict[str, sh.Shape] = {
     TURN_TIMED_OUT: sh.record({"seat": sh.INT}),
     SEAT_TAKEN_OVER: sh.record({"seat": sh.INT, "bot": sh.STR}),
     SEAT_CLAIMED: sh.record({"seat": sh.INT, "player": sh.STR}),
+    SEAT_INVITED: sh.record({"seat": sh.INT, "player": sh.STR}),
+    VACATION_STARTED: sh.record({"seat": sh.INT, "until": sh.INT}),
+    VACATION_ENDED: sh.record({"seat": sh.INT}),
 }
+TIME_CONTROL: sh.Shape = sh.record(
+    {
+        "per_turn": sh.optional(sh.STR),
+        "bank": sh.optional(sh.STR),
+        "increment": sh.optional(sh.STR),
+        "max": sh.optional(sh.STR),
+        "weekends": sh.optional(sh.string(choices=("off", "on"))),
+        "vacation": sh.optional(sh.STR),
+    },
+    "the clock: per turn, or a bank with an increment (and a cap); weekends, vacations",
+)
 # ``Rules.data()``: the ``table`` section of ``GameCreated``.
 RULES_DATA: sh.Shape = sh.record(
     {
@@ -74,6 +101,11 @@ RULES_DATA: sh.Shape = sh.record(
         "resign_bot": sh.STR,
         "timeouts_before_takeover": sh.INT,
         "rated": sh.optional(sh.BOOL),  # absent: false (logs from before ratings)
+        "time_control": sh.optional(TIME_CONTROL),  # absent: turn_time alone
+        "timezone": sh.optional(sh.STR),
+        "utc_offsets": sh.optional(
+            sh.list_of(sh.INTS, "[from (ms), offset (ms)]: the zone's offsets (domain.calendar)")
+        ),
     },
     "how the table was set up (open seats, lobby, clock, rated)",
 )
@@ -119,6 +151,19 @@ class Rules:
     resign_bot: str = DEFAULT_RESIGN_BOT
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
     rated: bool = False  # the result counts for the players' ratings (``service.ratings``)
+    # the time control (``time_control``, contract: Time controls), as recorded and parsed
+    time_control: Mapping[str, str] | None = None
+    bank_ms: int | None = None  # a bank per seat, instead of ``turn_ms``
+    increment_ms: int = 0  # added to the bank after each of the seat's turns
+    max_ms: int | None = None  # the bank's cap (None: none)
+    vacation_ms: int = 0  # vacation each seat may take in the game
+    timezone: str | None = None
+    # weekends off: the zone's UTC offsets, recorded at creation (``domain.calendar``)
+    offsets: tuple[tuple[int, int], ...] | None = None
+
+    @property
+    def clocked(self) -> bool:
+        return self.turn_ms is not None or self.bank_ms is not None
 
     def data(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -130,6 +175,12 @@ class Rules:
         }
         if self.rated:  # absent when false: a log from before ratings is written as it was
             out["rated"] = True
+        if self.time_control is not None:  # absent otherwise: older logs are written as they were
+            out["time_control"] = dict(self.time_control)
+            if self.timezone is not None:
+                out["timezone"] = self.timezone
+            if self.offsets is not None:
+                out["utc_offsets"] = [list(o) for o in self.offsets]
         return out
 
 
@@ -145,7 +196,30 @@ def rules_from(data: Mapping[str, Any] | None) -> Rules:
         resign_bot=data.get("resign_bot") or DEFAULT_RESIGN_BOT,
         takeover_after=int(data.get("timeouts_before_takeover") or DEFAULT_TAKEOVER_AFTER),
         rated=bool(data.get("rated")),
+        **_control(data),
     )
+
+
+def _control(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The parsed ``time_control`` of a table section (checked at creation: ``service.lobby``)."""
+    control = data.get("time_control")
+    if not control:
+        return {}
+    bank, cap = control.get("bank"), control.get("max")
+    offsets = data.get("utc_offsets")
+    return {
+        "time_control": dict(control),
+        "bank_ms": duration_ms(bank) if bank else None,
+        "increment_ms": duration_ms(control.get("increment") or "PT0S") or 0,
+        "max_ms": duration_ms(cap) if cap else None,
+        "vacation_ms": duration_ms(control.get("vacation") or "PT0S") or 0,
+        "timezone": data.get("timezone"),
+        "offsets": (
+            tuple((int(a), int(b)) for a, b in offsets or ())
+            if control.get("weekends") == "off"
+            else None
+        ),
+    }
 
 
 @dataclass(frozen=True)
@@ -163,6 +237,18 @@ class Table:
     since: tuple[int | None, ...] = ()  # when each acting seat began its turn (ms)
     floor: int = 0  # undo may not truncate below this version
     players: tuple[str | None, ...] = ()  # the account holding each seat (SeatClaimed)
+    # The clock of each seat (a clocked table; empty in snapshots from before banks: then
+    # ``since`` and ``turn_ms`` say it all).  ``left``: the time the seat has, as of ``mark``
+    # when it is to act (its clock runs from ``mark``, or from the end of its vacation), else
+    # its bank between turns.  ``away``: the end of its vacation (ms), ``away_from`` its
+    # start; ``taken``: the vacation time it used.  ``pending``: the vacation events of the
+    # batch being folded, (type, seat, until), noted at its end (``settle``: its time).
+    left: tuple[int, ...] = ()
+    mark: tuple[int | None, ...] = ()
+    away: tuple[int | None, ...] = ()
+    away_from: tuple[int | None, ...] = ()
+    taken: tuple[int, ...] = ()
+    pending: tuple[tuple[str, int, int], ...] = ()
 
     def status(self) -> str | None:
         """``abandoned`` or ``waiting``, else None (the game's own status applies)."""
@@ -184,15 +270,50 @@ class Table:
         return self.rules.resign_bot if seat in self.timed_out else None
 
     def deadlines(self) -> dict[int, int]:
-        """When each seat to act that a person plays must have acted (ms since the epoch)."""
-        if self.rules.turn_ms is None:
+        """When each seat to act that a person plays must have acted (ms since the epoch):
+        its clock runs from ``runs_from`` (outside weekends, when they are off) for the time
+        it has left.  A seat with no time left (a bank spent, no increment) is due at once."""
+        if not self.rules.clocked:
             return {}
         out = {}
         for seat in self.acting:
-            began = self.since[seat]
-            if began is not None and self.bot_of(seat) is None:
-                out[seat] = began + self.rules.turn_ms
+            start, left = self.runs_from(seat), self.left_of(seat)
+            if start is not None and self.bot_of(seat) is None:
+                # nothing left: out of time at once, whatever the vacation or the weekend
+                due = calendar.advance(self.rules.offsets, start, left)
+                out[seat] = due if left else self.mark_of(seat) or start
         return out
+
+    def left_of(self, seat: int) -> int:
+        """The time ``seat`` has (ms): as of ``mark`` while it acts, else its bank."""
+        if seat < len(self.left):
+            return self.left[seat]
+        return self.rules.turn_ms or self.rules.bank_ms or 0
+
+    def mark_of(self, seat: int) -> int | None:
+        return self.mark[seat] if seat < len(self.mark) else self.since[seat]
+
+    def away_of(self, seat: int) -> int | None:
+        return self.away[seat] if seat < len(self.away) else None
+
+    def runs_from(self, seat: int) -> int | None:
+        """When ``seat``'s running clock (re)started: ``mark``, or its vacation's end."""
+        mark = self.mark_of(seat)
+        if mark is None:
+            return None
+        return max(mark, self.away_of(seat) or mark)
+
+    def remaining(self, seat: int, now: int) -> int:
+        """The time ``seat`` has left at ``now`` (ms, never below 0)."""
+        start = self.runs_from(seat) if seat in self.acting else None
+        if start is None or self.bot_of(seat) is not None:
+            return self.left_of(seat)
+        return max(0, self.left_of(seat) - calendar.running(self.rules.offsets, start, now))
+
+    def vacation_left(self, seat: int) -> int:
+        """The vacation time ``seat`` may still take (ms)."""
+        taken = self.taken[seat] if seat < len(self.taken) else 0
+        return max(0, self.rules.vacation_ms - taken)
 
     def seats(self) -> list[dict[str, Any]]:
         """The summary's seats: ``{seat, open: true}`` or ``{seat, name, bot}``."""
@@ -238,6 +359,7 @@ def initial(
         timeouts=(0,) * n,
         since=(None,) * n,
         players=(None,) * n,
+        **clock.start_fields(rules, n),
     )
 
 
@@ -270,6 +392,9 @@ def evolve(table: Table, event: _Event, version: int) -> Table:
         )
     if event.type == GAME_ABANDONED:
         return replace(t, abandoned=True)
+    if event.type in (VACATION_STARTED, VACATION_ENDED) and seat is not None:
+        until = int(data.get("until") or 0)
+        return replace(t, pending=(*t.pending, (event.type, seat, until)))
     if event.type == SEAT_CLAIMED and seat is not None:
         players = t.players or (None,) * len(t.names)
         return replace(t, players=_set(players, seat, str(data["player"])))
@@ -283,8 +408,10 @@ def settle(table: Table, to_act: Sequence[int], at: int, version: int) -> Table:
     turn a person finished starts again from zero.  While the bot plays a timed-out turn,
     every batch raises the undo floor."""
     acting = tuple(to_act)
-    if acting == table.acting and not table.timed_out:
+    if acting == table.acting and not table.timed_out and not table.pending:
         return table
+    if table.rules.clocked:
+        table = clock.settled(table, acting, at)
     since = list(table.since)
     timeouts = list(table.timeouts)
     timed_out = set(table.timed_out)

@@ -42,12 +42,12 @@ def fold(game: Game, records: Iterable[Recorded], match: Match | None = None) ->
 
 def _clocked(records: Sequence[Recorded], match: Match | None) -> bool:
     if match is not None:
-        return match.table is not None and match.table.rules.turn_ms is not None
+        return match.table is not None and match.table.rules.clocked
     first = records[0] if records else None
     return bool(
         first is not None
         and first.type == engine.GAME_CREATED
-        and (first.data.get("table") or {}).get("turn_time")
+        and any((first.data.get("table") or {}).get(k) for k in ("turn_time", "time_control"))
     )
 
 

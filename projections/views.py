@@ -57,7 +57,7 @@ def view_doc(
     }
     if match.result is not None:
         doc["result"] = match.result
-    if match.table is not None and match.table.rules.turn_ms is not None:
+    if match.table is not None and match.table.rules.clocked:
         doc["deadlines"] = deadlines_doc(match)
     return doc
 

@@ -40,6 +40,9 @@ missing=""
 command -v jq > /dev/null || missing="$missing jq"
 command -v curl > /dev/null || missing="$missing curl"
 command -v nginx > /dev/null || [ -x /usr/sbin/nginx ] || missing="$missing nginx"
+# Japanese and Chinese pages need a CJK font (the page names Noto Sans CJK first among the
+# system fonts): without one Chromium draws boxes, in screenshots and for the people it shows
+fc-list :lang=ja 2> /dev/null | grep -q . || missing="$missing fonts-noto-cjk"
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get > /dev/null; then
     # policy-rc.d exit 101: the packages' services are not started (nginx would take port 80)

@@ -37,6 +37,7 @@ from service.http import (
     games,
     health,
     history,
+    languages,
     limits,
     lobby,
     middleware,
@@ -50,9 +51,12 @@ from service.http import (
     views,
     webhook,
 )
+from service.http import invitations as seat_invitations
 from service.http import notices as account_notices
 from service.http import push as push_subscriptions
 from service.http import ratings as rating_tables
+from service.http import review as reviews
+from service.http import vacation as vacations
 from service.http.schemas import ApiError, choices_now
 from service.jobs import RQJobQueue
 from service.mail import Outbox
@@ -216,7 +220,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     openapi.install(api)
     resources = (
         catalog, games, views, actions, events, undo, history, lobby, webhook, chat, accounts,
-        account_notices, push_subscriptions, rating_tables,
+        account_notices, push_subscriptions, rating_tables, reviews, seat_invitations,
+        vacations,
     )  # fmt: skip
     for resource in (*resources, health):
         api.register_blueprint(resource.blp)
@@ -226,6 +231,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(site.blueprint())  # the docs site at /docs/, when built
     compression.install(app)  # the last of the after-request hooks to run
     errors.install(app)
+    languages.install(app)  # flask-babel: the request's language (service.i18n)
     middleware.install(app)  # the request id; the content type (headers only)
     chosen = settings or Settings.from_env()
     client = events_client(chosen)
@@ -249,6 +255,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     stream.install(app, api, client, defaults=settings is None)
     moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
     app.extensions[move_path.EXTENSION] = moves
-    signed = sessions.CookieSessions(moves, app.extensions["chronicle"].accounts)
-    app.wsgi_app = edge.EdgeLimits(signed)  # type: ignore[method-assign]
+    people = app.extensions["chronicle"].accounts
+    signed = sessions.CookieSessions(moves, people)
+    # the caller's language and Content-Language, around every answer but the edge's own
+    spoken = languages.Languages(signed, people)
+    app.wsgi_app = edge.EdgeLimits(spoken)  # type: ignore[method-assign]
     return app

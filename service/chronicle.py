@@ -103,8 +103,8 @@ class Chronicle:
         return self.loader.at(game_id, version)
 
     # ---- what a caller sees now -----------------------------------------------------------
-    def catalog(self) -> dict[str, Any]:
-        return catalog()
+    def catalog(self, lang: str = "en") -> dict[str, Any]:
+        return catalog(lang)
 
     def view(
         self, cur: Current, caller: Caller, version: int | None, reveal: bool

@@ -28,12 +28,14 @@ passes becomes a job.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from domain import seating
+from domain import clock, seating
+from domain import table as tables
 from domain.engine import Job, Match
-from projections.records import Recorded
+from projections.records import Recorded, iso
 from service import connections
 from service.errors import VersionConflict
 from service.loading import Current
@@ -61,6 +63,56 @@ def min_turn_time(env: Mapping[str, str] = os.environ) -> str:
     return env.get("CHRONICLE_MIN_TURN_TIME") or MIN_TURN_TIME
 
 
+def clocks_doc(
+    section: Mapping[str, Any] | None, state: Mapping[str, Mapping[str, int]], now: int
+) -> dict[str, dict[str, str]]:
+    """The contract's ``clocks`` (summary, view, stream): ``{"<seat>": {"remaining": "<ISO
+    duration>", "deadline"?: "<ISO time>", "vacation_until"?: "<ISO time>"}}`` at ``now``,
+    from the clocks the meta or the table keep (``state_of``)."""
+    rules = tables.rules_from(section)
+    out: dict[str, dict[str, str]] = {}
+    for seat, fig in sorted(clock.figures(rules, state, now).items()):
+        doc = {"remaining": iso_duration(fig["remaining"])}
+        doc.update({k: iso(v) for k, v in fig.items() if k != "remaining"})
+        out[seat] = doc
+    return out
+
+
+def state_of(table: tables.Table | None) -> dict[str, dict[str, int]] | None:
+    """Each person's clock as the meta keeps it (``domain.clock.clock_state``); None for a
+    table without a clock."""
+    return clock.clock_state(table) if table is not None and table.rules.clocked else None
+
+
+def add_to(
+    doc: dict[str, Any],
+    section: Mapping[str, Any],
+    state: Mapping[str, Mapping[str, int]] | None,
+    now: int | None = None,
+) -> None:
+    """A summary's or a view's ``time_control`` (``timezone``) and ``clocks`` at ``now``
+    (the wall clock by default: remaining time is read, never stored)."""
+    if section.get("time_control"):
+        doc["time_control"] = dict(section["time_control"])
+        doc["timezone"] = section.get("timezone") or "UTC"
+    if state is not None:
+        at = time.time_ns() // 10**6 if now is None else now
+        doc["clocks"] = clocks_doc(section, state, at)
+
+
+def iso_duration(ms: int) -> str:
+    """``ms`` as an ISO 8601 duration of days to whole seconds (``P1DT2H3M4S``, ``PT0S``),
+    rounded down: a clock never shows more time than it has."""
+    seconds = max(0, ms) // 1000
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3600)
+    minutes, secs = divmod(rest, 60)
+    time_part = "".join(f"{v}{u}" for v, u in ((hours, "H"), (minutes, "M"), (secs, "S")) if v)
+    if not days and not time_part:
+        return "PT0S"
+    return (f"P{days}D" if days else "P") + (f"T{time_part}" if time_part else "")
+
+
 def check_job(game_id: str, deadline_ms: int, seat: int) -> Job:
     return Job("clock", game_id, deadline_ms, seat)
 
@@ -69,12 +121,12 @@ def began(game_id: str, match: Match, at: int) -> list[Job]:
     """The checks of the turns that began with the batch recorded at ``at`` (``match``: the
     game after it)."""
     table = match.table
-    if table is None or table.rules.turn_ms is None:
+    if table is None or not table.rules.clocked:
         return []
     return [
         check_job(game_id, deadline, seat)
         for seat, deadline in table.deadlines().items()
-        if table.since[seat] == at
+        if table.mark_of(seat) == at  # its turn began, or its vacation started or ended
     ]
 
 

@@ -87,6 +87,7 @@ def progress(game: Game, match: Match, at: int, jobs: list[Job] | None = None) -
         result=match.result,
         seats=tuple(seats_doc(match)),
         deadlines={str(s): ms for s, ms in match.table.deadlines().items()} if match.table else {},
+        clocks=clocks.state_of(match.table),
     )
 
 

@@ -13,7 +13,7 @@ from domain.errors import Forbidden
 from projections import chain
 from projections.records import from_full, full, iso
 from projections.views import ADMIN, Caller, events_for, revealed
-from service import chat, listing
+from service import chat, clocks, listing
 from service.listing import Viewer
 from service.loading import Loader
 from service.meta import GameMeta
@@ -44,10 +44,12 @@ def summary_doc(game_id: str, meta: GameMeta) -> dict[str, Any]:
         doc["public"] = meta.public
         if meta.table.get("rated"):
             doc["rated"] = True
-        if meta.table.get("turn_time"):
-            doc["turn_time"] = meta.table["turn_time"]
+        if meta.table.get("turn_time") or meta.table.get("time_control"):
+            if meta.table.get("turn_time"):
+                doc["turn_time"] = meta.table["turn_time"]
             deadlines = p.deadlines or {}
             doc["deadlines"] = {s: iso(ms) for s, ms in sorted(deadlines.items())}
+            clocks.add_to(doc, meta.table, p.clocks)
     return doc
 
 

@@ -29,7 +29,7 @@ from domain import table as tables
 from domain.engine import Event
 from domain.errors import BadAction, Forbidden, StateConflict
 from projections.views import HOST, SEAT, Caller
-from service import auth, clocks
+from service import auth, clocks, time_control
 from service.chronicle import Chronicle
 from service.errors import VersionConflict
 from service.game_config import DEFAULT_UNDO
@@ -43,7 +43,8 @@ def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
     """The ``table`` section of ``GameCreated`` from a creation request, or None when the
     request uses none of the v1 fields (its log is then exactly as before them)."""
     players = body["players"]
-    fields = ("public", "turn_time", "resign_bot", "timeouts_before_takeover", "rated")
+    fields: tuple[str, ...] = ("public", "turn_time", "resign_bot", "timeouts_before_takeover")
+    fields += ("rated", "time_control", "timezone")
     open_seats = [i for i, p in enumerate(players) if p.get("open")]
     if not open_seats and all(body.get(f) is None for f in fields):
         return None
@@ -59,6 +60,7 @@ def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
             problems["turn_time"] = [f"at least {minimum}"]
         elif ms > (tables.duration_ms(clocks.MAX_TURN_TIME) or 0):
             problems["turn_time"] = [f"at most {clocks.MAX_TURN_TIME}"]
+    turn_time, clock = time_control.checked(body, problems)  # time_control's per_turn
     if problems:
         raise BadAction("invalid table", problems)
     rules = tables.Rules(
@@ -69,7 +71,7 @@ def table_section(body: Mapping[str, Any]) -> dict[str, Any] | None:
         takeover_after=body.get("timeouts_before_takeover") or tables.DEFAULT_TAKEOVER_AFTER,
         rated=bool(body.get("rated")),
     )
-    return rules.data()
+    return {**rules.data(), **clock}
 
 
 RATED_UNDO = ("none", "turn")  # undo policies a rated table may have

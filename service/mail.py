@@ -93,11 +93,12 @@ def send_message(
     message["From"] = sender()
     message["To"] = to
     message["Subject"] = subject
-    for name, value in (headers or {}).items():
-        message[name] = value
     message.set_content(text)
     if html is not None:
         message.add_alternative(html, subtype="html")
+    # after the parts: setting them clears (and moves) Content-* headers (Content-Language)
+    for name, value in (headers or {}).items():
+        message[name] = value
     parts = urlsplit(url)
     host, port = parts.hostname or "127.0.0.1", parts.port
     starttls = parse_qs(parts.query).get("starttls", ["0"])[0] in ("1", "true", "yes")

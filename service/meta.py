@@ -37,6 +37,8 @@ class Progress:
     # each seat's deadline (ms) on a clocked table; None: not written (a meta from before)
     seats: tuple[Mapping[str, Any], ...] | None = None
     deadlines: Mapping[str, int] | None = None
+    # each person's clock (``domain.clock.clock_state``), for the summary's ``clocks``
+    clocks: Mapping[str, Mapping[str, int]] | None = None
 
     @property
     def live(self) -> bool:
@@ -118,6 +120,7 @@ def encode_progress(p: Progress) -> dict[str, str]:
         **({"result": _json(p.result)} if p.result is not None else {}),
         **({"seats": _json(list(p.seats))} if p.seats is not None else {}),
         **({"deadlines": _json(p.deadlines)} if p.deadlines is not None else {}),
+        **({"clocks": _json(p.clocks)} if p.clocks is not None else {}),
     }
 
 
@@ -187,6 +190,7 @@ def decode(stored: Mapping[str, str]) -> GameMeta:
             result=json.loads(result) if result is not None else None,
             seats=now,
             deadlines=deadlines,
+            clocks=json.loads(stored["clocks"]) if "clocks" in stored else None,
         ),
         version=int(stored.get("version", "0")),
         head=stored.get("head", ""),

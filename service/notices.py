@@ -1,32 +1,29 @@
-"""Notices to people by email (contract: v2 additions, Notices to people; the email part).
+"""Notices to people by email and push (contract: v2 additions, Notices to people).
 
 **The hook.**  After an append (``service.hooks``), a game whose seats no account holds costs
-nothing (``GameMeta.players`` is empty: no Redis call).  Otherwise one job is enqueued on the
-``notices`` queue for each seat an account holds whose turn *began* in that append (to act now,
-not before it; a seat a bot plays is left out), kind ``your_turn``, and for each such seat when
-the append ended the game, kind ``game_over``.  The job's id names the game, the seat, the kind
-and the version at which the turn began (the *turn marker*), so the appends of one turn enqueue
-one job at most.
+nothing (``GameMeta.players`` is empty: no Redis call).  Otherwise a notice is owed for each
+seat an account holds whose turn *began* in that append (to act now, not before it; a seat a
+bot plays is left out), kind ``your_turn``, and for each such seat when the append ended the
+game, kind ``game_over``; after an undo, for each seat it handed a turn back to (to act after
+it, not before), ``your_turn`` at the undo's version.  The owed notices go in one ``RPUSH`` to
+``PENDING``; a worker's loop makes them RQ jobs on the ``notices`` queue within a tenth of a
+second (``queue_pending``, ``workers.notices``).  The job's id names the game, the seat, the
+kind and the version at which the turn began (the *turn marker*), so the appends of one turn
+make one job at most.  Reminders (``service.reminders``), the digest (``service.digest``) and
+invitations (``service.invitations``) are the other kinds.
 
 **The job** (run by the worker) sends nothing unless the account has that kind on and
-``email`` or ``push`` (with a subscription: ``service.push``) on, and nothing in its quiet hours
-(in its ``timezone``, UTC by default; a range may cross midnight; the digest of what quiet
-hours held back is a later slice).  It takes
-``acct:notice:<game>:<seat>:<kind>:<marker>`` (``SET NX``, seven days) so that a job run twice
-mails once, and checks again that the turn it was told of is still owed (``still_owed``: the
-seat still to act and not acted since; a move may have come since).  The message is made
-from the seat's redacted view only (the view ``GET .../view`` gives that seat) and the
-public names of the table: the game, the other players, the version, the seat's own hand where
-the game has one, and the table's link ``<public>/play/<id>`` (no token: the account's cookie
-plays it).  ``<public>`` is ``CHRONICLE_PUBLIC_URL``; without it the links are paths and the
-message has no ``List-Unsubscribe`` (a path is no URI a mail program can POST to).
-
-**One-click unsubscribe** (RFC 8058).  Each message carries ``List-Unsubscribe:
-<<public>/api/v1/unsubscribe?t=<token>>`` and ``List-Unsubscribe-Post:
-List-Unsubscribe=One-Click``.  The token is ``<player>.<kind>.<hex HMAC-SHA256(secret,
-"<player>:<kind>")>``; the secret is made once and kept in Redis (``acct:secret``, ``SET NX``),
-so every process and every restart signs alike.  A POST with a valid token turns that kind off
-(``all``: email altogether) without signing in (``service.http.notices``).
+``email`` or ``push`` (with a subscription: ``service.push``) on.  It checks again that the
+notice is still news (``owed``: the seat still to act and not acted since, a deadline still
+standing; a move may have come since), leaves out the seat whose own undo handed it its turn,
+and takes ``acct:notice:<game>:<seat>:<kind>:<marker>`` (``SET NX``, seven days) so that a job
+run twice mails once.  In the account's quiet hours (its ``timezone``, UTC by default; a range
+may cross midnight), or always when its ``digest`` is on, the notice is kept for the daily
+digest (``keep``) instead of being sent.  The message is made from the seat's redacted view
+only (``service.notice_text``), in the account's ``locale`` (none: English; the mail says
+it in ``Content-Language`` and ``<html lang>``); ``<public>`` is ``CHRONICLE_PUBLIC_URL``,
+without it the links are paths.  Every mail has RFC 8058's one-click unsubscribe
+(``service.unsubscribe``).
 
 **Push.**  The same decision, mark and message serve both: one notice event is a mail and/or
 one push job per subscription of the account (``service.push.enqueue``), with ``{title, body,
@@ -39,47 +36,43 @@ No address, code or token is ever written to a log line or an error message.
 from __future__ import annotations
 
 import hashlib
-import hmac
-import html
+import json
 import os
-import secrets
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
 
 import redis
 from rq import Queue, Retry
 
 from domain.engine import Match
-from domain.errors import BadAction
 from projections.records import Recorded
-from projections.views import SEAT, Caller, revealed
+from projections.views import revealed
 from service import mail, push
-from service.accounts import Accounts, notifications_of
+from service.accounts import notifications_of
+from service.deferred import Deferred
 from service.errors import NotFound
 from service.loading import Current
+from service.notice_text import GAME_OVER as GAME_OVER
+from service.notice_text import INVITATION as INVITATION
+from service.notice_text import REMINDER as REMINDER
+from service.notice_text import YOUR_TURN as YOUR_TURN
+from service.notice_text import language, mail_headers, message, notice_lines, zone
+from service.unsubscribe import unsubscribe_headers
 
 if TYPE_CHECKING:
     from service.chronicle import Chronicle
 
 QUEUE = "notices"
-SEND = "workers.notices.send"  # the job (workers/notices.py: the worker's service)
-YOUR_TURN, GAME_OVER = "your_turn", "game_over"
-ALL = "all"
-# what an unsubscribe token may turn off, and the value that turns it off
-OFF: dict[str, Any] = {
-    YOUR_TURN: False,
-    GAME_OVER: False,
-    "invitations": False,
-    "digest": False,
-    "reminders": None,
-}
-SECRET_KEY = "acct:secret"
+SEND = "workers.notices.send"  # one notice (jobs queued before batches; workers/notices.py)
+SEND_MANY = "workers.notices.send_many"  # a batch of notices, the job ``queue_pending`` makes
+BATCH = 50  # notices a job
+# the setting that switches a kind on and off, where it is not the kind's own name
+SETTING = {REMINDER: "reminders", INVITATION: "invitations"}
+PENDING = "chronicle:notices:pending"  # list: the notices owed, not yet jobs (``Notices``)
+QUEUEING = "chronicle:notices:queueing"  # held by the worker making them jobs
 ONCE_SECONDS = 7 * 24 * 3600  # how long a sent notice's mark keeps a second copy away
 MAX_SINCE = 200  # records after a turn began beyond which its notice is stale
-UNSUBSCRIBE_PATH = "/api/v1/unsubscribe"
-ONE_CLICK = "List-Unsubscribe=One-Click"
 
 
 # ---- the hook ------------------------------------------------------------------------------
@@ -113,47 +106,107 @@ def job_id(game_id: str, seat: int, kind: str, marker: int) -> str:
     return f"notice-{game_id}-{seat}-{kind}-{marker}"
 
 
+def entry(
+    game_id: str, seat: int, kind: str, marker: int, began: int | None, undone: bool = False
+) -> str:
+    """A notice owed, as the pending list keeps it (the job's arguments)."""
+    return json.dumps([game_id, seat, kind, marker, began, *((True,) if undone else ())])
+
+
 class Notices:
-    """The hook that enqueues a notice job for each turn that began for an account's seat."""
+    """The hook that notes a notice owed for each turn that began for an account's seat, for
+    ``PENDING`` (on the queue's Redis), sent after the answer (``service.deferred``); the
+    workers make them jobs (``queue_pending``).  An RQ job made here cost the move more than
+    the rest of its hooks together (RQ writes a hash of some twenty fields, in several round
+    trips), and even one ``RPUSH`` a tenth of a millisecond: the fan-out benchmark
+    (``bench.notices``) measures it."""
 
     def __init__(self, queue: Queue) -> None:
         self.queue = queue
+        self.owed = Deferred(queue.connection, PENDING)
 
     def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
-        for seat, kind in due(cur, match):
-            began = turn_began(match, seat) if kind == YOUR_TURN else None
-            self.queue.enqueue(
-                SEND,
-                cur.game_id,
-                seat,
-                kind,
-                match.version,
-                began,
-                job_id=job_id(cur.game_id, seat, kind, match.version),
-                description="notice",  # never the address: the job finds it by the seat
-                retry=Retry(max=3, interval=[10, 60, 300]),
-                result_ttl=600,
-                failure_ttl=24 * 3600,
-            )
+        owed = [
+            entry(cur.game_id, seat, kind, match.version, turn_began(match, seat))
+            if kind == YOUR_TURN
+            else entry(cur.game_id, seat, kind, match.version, None)
+            for seat, kind in due(cur, match)
+        ]
+        if owed:
+            self.owed.push(owed)
 
     def undone(self, cur: Current, target: int) -> None:
-        return None
+        """A turn handed back by an undo (the seat to act now and not before it: ``cur.meta``
+        is the game's meta before the undo) is a turn that begins at ``target``; the job
+        leaves out the seat whose own undo it was."""
+        players = cur.meta.players
+        if not any(players):
+            return
+        before = set(cur.meta.progress.to_act)
+        owed = [
+            entry(cur.game_id, seat, YOUR_TURN, target, turn_began(cur.match, seat), True)
+            for seat in cur.match.to_act(cur.game)
+            if seat < len(players)
+            and players[seat]
+            and seat not in before
+            and cur.match.bot(seat) is None
+        ]
+        if owed:
+            self.owed.push(owed)
 
     def said(self, cur: Current, line: Mapping[str, Any]) -> None:
         return None
 
 
+def notice_id(args: Sequence[Any]) -> str:
+    """The id of the notice of ``args`` (``entry``'s): its game, seat, kind and marker (a turn
+    an undo handed back has its own: the turn's first notice may be under way)."""
+    game_id, seat, kind, marker = args[:4]
+    undone = len(args) > 5 and args[5]
+    return job_id(game_id, seat, kind, marker) + ("-undone" if undone else "")
+
+
+def done_key(notice: str) -> str:
+    """Where a notice's outcome is kept for ten minutes (``sent``, ``off``, ``quiet hours``...):
+    what RQ's result of a job would say, for operators and tests."""
+    return f"chronicle:notices:done:{notice}"
+
+
+def queue_pending(connection: redis.Redis, queue: Queue, limit: int = 500) -> int:
+    """Make the pending notices jobs, ``BATCH`` notices a job (a worker's loop, one worker at
+    a time: ``QUEUEING``).  A job of its own for each notice cost the worker more CPU than the
+    notice (RQ's bookkeeping: some 2 ms a job), and a fan-out of thousands of turns took a core
+    from the moves (``bench.notices``).  Read, queued, then trimmed, so a worker that dies
+    midway leaves them for the next (a notice queued twice sends once: its mark).  How many."""
+    if not connection.set(QUEUEING, 1, nx=True, px=5000):
+        return 0
+    try:
+        raw = connection.lrange(PENDING, 0, limit - 1)
+        owed = []
+        for item in raw:
+            try:
+                owed.append(json.loads(item))
+            except ValueError:  # not ours: dropped
+                continue
+        for start in range(0, len(owed), BATCH):
+            batch = owed[start : start + BATCH]
+            queue.enqueue(
+                SEND_MANY,
+                batch,
+                job_id="notices-" + hashlib.sha256(json.dumps(batch).encode()).hexdigest()[:24],
+                description="notices",  # never an address: each notice finds it by the seat
+                retry=Retry(max=3, interval=[10, 60, 300]),
+                result_ttl=600,
+                failure_ttl=24 * 3600,
+            )
+        if raw:
+            connection.ltrim(PENDING, len(raw), -1)
+        return len(raw)
+    finally:
+        connection.delete(QUEUEING)
+
+
 # ---- quiet hours ---------------------------------------------------------------------------
-def zone(name: str | None) -> ZoneInfo:
-    """The account's time zone; UTC when it has none (or one this process does not know)."""
-    if name:
-        try:
-            return ZoneInfo(name)
-        except (KeyError, ValueError, OSError):  # not found (a KeyError), malformed, a folder
-            pass
-    return ZoneInfo("UTC")
-
-
 def _minutes(hhmm: str) -> int:
     hours, _, minutes = hhmm.partition(":")
     return int(hours) * 60 + int(minutes)
@@ -173,53 +226,22 @@ def quiet(hours: Mapping[str, str] | None, timezone: str | None, now: datetime) 
     return at >= start or at < end
 
 
-# ---- unsubscribe tokens --------------------------------------------------------------------
-def secret(r: redis.Redis) -> bytes:
-    """The signing secret of unsubscribe links, made by the first process that needs it."""
-    r.set(SECRET_KEY, secrets.token_hex(32), nx=True)
-    value = r.get(SECRET_KEY)
-    return value if isinstance(value, bytes) else str(value).encode()
+# ---- the digest's inbox (service.digest sends it) -------------------------------------------
+DIGESTS = "acct:digests"  # sorted set: player -> when to look at their digest next (ms)
 
 
-def _mac(key: bytes, player: str, kind: str) -> str:
-    return hmac.new(key, f"{player}:{kind}".encode(), hashlib.sha256).hexdigest()
+def digest_key(player: str) -> str:
+    return f"acct:{player}:digest"
 
 
-def unsubscribe_token(r: redis.Redis, player: str, kind: str) -> str:
-    return f"{player}.{kind}.{_mac(secret(r), player, kind)}"
-
-
-def token_of(r: redis.Redis, token: str) -> tuple[str, str] | None:
-    """``(player, kind)`` of a valid unsubscribe token, else None."""
-    parts = token.split(".")
-    if len(parts) != 3:
-        return None
-    player, kind, mac = parts
-    if not player or (kind not in OFF and kind != ALL):
-        return None
-    expected = _mac(secret(r), player, kind)
-    if not hmac.compare_digest(mac.encode(), expected.encode()):
-        return None
-    return player, kind
-
-
-def verified(r: redis.Redis, token: str) -> tuple[str, str]:
-    """``(player, kind)`` of an unsubscribe token; 400 if it does not verify."""
-    found = token_of(r, token)
-    if found is None:
-        raise BadAction("this unsubscribe link is not valid", {"t": ["not a valid link"]})
-    return found
-
-
-def unsubscribe(accounts: Accounts, token: str) -> dict[str, Any]:
-    """Turn off what a token names (400 for a token that does not verify)."""
-    player, kind = verified(accounts.r, token)
-    account = accounts.get(player)
-    if account is None:  # deleted since: nothing is mailed to it any more
-        return {"kind": kind, "email": False}
-    change = {"email": False} if kind == ALL else {kind: OFF[kind]}
-    updated = accounts.update(player, {"notifications": change})
-    return {"kind": kind, "email": bool(updated.notifications.get("email"))}
+def keep(r: redis.Redis, player: str, item: Mapping[str, Any]) -> None:
+    """Hold a notice for the account's daily digest (the digest's scan looks at it soon and
+    decides when it goes)."""
+    with r.pipeline(transaction=False) as pipe:
+        pipe.rpush(digest_key(player), json.dumps(item, sort_keys=True))
+        pipe.expire(digest_key(player), 3 * ONCE_SECONDS)
+        pipe.zadd(DIGESTS, {player: 0}, nx=True)
+        pipe.execute()
 
 
 # ---- the job -------------------------------------------------------------------------------
@@ -252,9 +274,11 @@ def notify(
     public: str | None = None,
     sender: Sender = _send_mail,
     pusher: Pusher | None = None,
+    undone: bool = False,
 ) -> str:
     """Mail and/or push one notice if it is still owed; what was done (for the job's result).
-    Without ``pusher`` nothing is pushed."""
+    Without ``pusher`` nothing is pushed.  ``undone``: a turn handed back by an undo, not
+    sent to the seat that asked for it (it is there)."""
     accounts = ch.accounts
     if accounts is None:
         return "no accounts"
@@ -272,17 +296,26 @@ def notify(
     by_push = (
         bool(settings.get("push")) and pusher is not None and push.has_any(accounts.r, account.id)
     )
-    if not (by_mail or by_push) or not settings.get(kind):
+    setting = SETTING.get(kind, kind)
+    if not (by_mail or by_push) or not settings.get(setting):
         return "off"
-    if quiet(settings.get("quiet_hours"), account.timezone, now or datetime.now(UTC)):
-        return "quiet hours"
+    if not owed(ch, cur, seat, kind, marker, began):
+        return "turn over"
+    if undone and (ch.store.last_undone(game_id) or {}).get("by") == f"seat:{seat}":
+        return "own undo"
     mark = mark_key(game_id, seat, kind, marker)
     if not accounts.r.set(mark, 1, nx=True, ex=ONCE_SECONDS):
         return "sent before"
-    if kind == YOUR_TURN and not still_owed(ch, cur, seat, marker, began):
-        return "turn over"
+    if settings.get("digest") or quiet(
+        settings.get("quiet_hours"), account.timezone, now or datetime.now(UTC)
+    ):
+        if by_mail:  # kept for the daily mail (a push is not kept)
+            item = {"game": game_id, "seat": seat, "kind": kind, "at": marker}
+            keep(accounts.r, account.id, item)
+        return "digest" if settings.get("digest") else "quiet hours"
     base = public_url() if public is None else public.rstrip("/")
-    subject, lines, table = notice_lines(ch, cur, seat, kind, base)
+    lang = language(account.locale)
+    subject, lines, table = notice_lines(ch, cur, seat, kind, base, marker, account.timezone, lang)
     if (
         pusher is not None
         and by_push
@@ -291,17 +324,25 @@ def notify(
         pusher(account.id, push.payload(subject, lines, table), mark.replace(":", "-"))
     if not by_mail:
         return "sent"
-    subject, text, page = message(ch, cur, seat, kind, base)
-    headers: dict[str, str] = {}
-    if base:
-        link = f"{base}{UNSUBSCRIBE_PATH}?t={unsubscribe_token(accounts.r, account.id, kind)}"
-        headers = {"List-Unsubscribe": f"<{link}>", "List-Unsubscribe-Post": ONE_CLICK}
+    text, page = message(subject, lines, table, lang)
+    headers = mail_headers(lang, unsubscribe_headers(accounts.r, account.id, setting, base))
     try:
         sender(account.email, subject, text, page, headers)
     except mail.MailFailed:
         accounts.r.delete(mark)  # not sent: RQ's retry may send it
         raise
     return "sent"
+
+
+def owed(ch: Chronicle, cur: Current, seat: int, kind: str, marker: int, b: int | None) -> bool:
+    """Whether the notice is still news: a turn not yet played (``still_owed``), a deadline
+    that still stands (a reminder's marker is the deadline)."""
+    table = cur.match.table
+    if kind == YOUR_TURN:
+        return still_owed(ch, cur, seat, marker, b)
+    if kind == REMINDER:
+        return table is not None and table.deadlines().get(seat) == marker
+    return True
 
 
 def still_owed(ch: Chronicle, cur: Current, seat: int, marker: int, began: int | None) -> bool:
@@ -318,58 +359,3 @@ def still_owed(ch: Chronicle, cur: Current, seat: int, marker: int, began: int |
         return False
     records = ch.store.read(cur.game_id, marker, since) if since else []
     return all(r.actor != seat for r in records)
-
-
-# ---- the message ---------------------------------------------------------------------------
-def notice_lines(
-    ch: Chronicle, cur: Current, seat: int, kind: str, base: str
-) -> tuple[str, list[str], str]:
-    """``(subject, lines, table link)`` of a notice, from the seat's redacted view and the
-    table's public names only (the mail's and the push's words)."""
-    view = ch.view(cur, Caller(SEAT, seat), None, False)
-    title = cur.game.name
-    names = [str(s.get("name") or f"seat {i}") for i, s in enumerate(cur.meta.seats)]
-    others = [n for i, n in enumerate(names) if i != seat]
-    table = f"{base}/play/{cur.game_id}"
-    with_whom = ", ".join(others) or "nobody else"
-    lines: list[str] = []
-    if kind == YOUR_TURN:
-        subject = f"Your turn in {title}"
-        lines.append(f"It is your turn in {title} with {with_whom} (version {view['version']}).")
-        hand = (view.get("state") or {}).get("hand")
-        if isinstance(hand, list) and hand:
-            lines.append(f"Your hand: {', '.join(str(c) for c in hand)}.")
-    else:
-        subject = f"{title} is over"
-        lines.append(f"Your game of {title} with {with_whom} is over.")
-        lines.append(_result(view.get("result"), names))
-    return subject, lines, table
-
-
-def message(ch: Chronicle, cur: Current, seat: int, kind: str, base: str) -> tuple[str, str, str]:
-    """``(subject, text, html)`` of a notice (``notice_lines``)."""
-    subject, lines, table = notice_lines(ch, cur, seat, kind, base)
-    lines.append(f"Open the table: {table}")
-    stop = "Your mail program's Unsubscribe turns these emails off; so do your notice settings."
-    text = "\n\n".join([*lines, stop]) + "\n"
-    paragraphs = [f"<p>{html.escape(line)}</p>" for line in lines[:-1]]
-    link = html.escape(table, quote=True)
-    paragraphs.append(f'<p><a href="{link}">Open the table</a></p>')
-    paragraphs.append(f"<p><small>{html.escape(stop)}</small></p>")
-    page = "<!doctype html>\n<html><body>\n" + "\n".join(paragraphs) + "\n</body></html>\n"
-    return subject, text, page
-
-
-def _result(result: Any, names: Sequence[str]) -> str:
-    if not isinstance(result, Mapping):
-        return "It ended without a result."
-    seats = range(len(names))
-    winners = [names[w] for w in result.get("winners") or () if w in seats]
-    scores = result.get("scores") or {}
-    said = ", ".join(f"{names[int(s)]} {v}" for s, v in scores.items() if _seat(s) in seats)
-    won = f"Won by {' and '.join(winners)}." if winners else "Nobody won."
-    return f"{won} Scores: {said}." if said else won
-
-
-def _seat(key: Any) -> int:
-    return int(key) if str(key).isdigit() else -1

@@ -311,6 +311,20 @@ class Ratings:
         doc = json.loads(stored)
         return {r: (Standing.of(b), Standing.of(a)) for r, (b, a) in doc.items()}
 
+    def moves_of(self, rater: str, counted: Sequence[tuple[str, str]]) -> Moved:
+        """``rater``'s standing before and after each of ``counted`` ((game kind, game id)
+        pairs), keyed by game id, for those counted with it: one pipelined read (the lobby's
+        "my games" shows the change of every finished rated game at once)."""
+        pipe = self.r.pipeline(transaction=False)
+        for game, game_id in counted:
+            pipe.hget(keys(game)["changes"], game_id)
+        out: Moved = {}
+        for (_, game_id), stored in zip(counted, pipe.execute(), strict=True):
+            pair = json.loads(stored).get(rater) if stored is not None else None
+            if pair is not None:
+                out[game_id] = (Standing.of(pair[0]), Standing.of(pair[1]))
+        return out
+
     def table(self, game: str) -> dict[str, Standing]:
         stored = self.r.hgetall(keys(game)["table"])
         return {_text(r): Standing.of(s) for r, s in stored.items()}

@@ -11,7 +11,7 @@ from typing import Any
 from domain.errors import BadAction
 from projections.records import Recorded
 from projections.views import ADMIN, Caller, events_for, revealed, view_doc
-from service import observability
+from service import clocks, observability
 from service.loading import Current, Loader
 from service.store import EventStore
 
@@ -38,7 +38,11 @@ class Reads:
             raise BadAction("reveal is allowed once the game is finished", {"reveal": ["not yet"]})
         if version is not None and version != cur.match.version:
             cur, _ = self.loader.at(cur.game_id, version)
-        return view_doc(cur.game, cur.game_id, cur.match, caller, reveal=reveal)
+        doc = view_doc(cur.game, cur.game_id, cur.match, caller, reveal=reveal)
+        table = cur.match.table
+        if table is not None and version is None:  # the clocks now (a clocked table)
+            clocks.add_to(doc, table.rules.data(), clocks.state_of(table))
+        return doc
 
     def actions(self, cur: Current, caller: Caller) -> dict[str, Any]:
         """The caller's legal actions now (empty unless the caller is a seat to act)."""

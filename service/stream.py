@@ -6,7 +6,7 @@ A change travels once from Redis to a process, whatever the number of its watche
                               "undo <id> <to>"
       -> the Hub of each API process (one subscription: one connection, one greenlet/thread)
       -> the Feed of that game, if this process has watchers of it: an append's notice carries
-         its packed events and the meta's status, to act and result after it, so the feed
+         its packed events and the meta's status, to act, result and clocks after it, so the feed
          takes them without a read (an undo, or a notice without them, is read back in one
          round trip), once for every watcher of the game together
       -> the hub writes the change to every watcher of the game that waits on its socket
@@ -55,6 +55,7 @@ from domain import engine, jsontext
 from domain.engine import Config, Game
 from projections.records import Recorded
 from projections.views import Caller, events_for
+from service import clocks
 from service.redis_store import FIELD, decode_entry, keys
 from service.store import EventStore
 
@@ -100,6 +101,7 @@ class Head:
     status: str
     to_act: tuple[int, ...]
     result: Any = None
+    clocks: Any = None  # each person's clock on a clocked table (``service.clocks.state_of``)
 
 
 @dataclass
@@ -173,6 +175,7 @@ class Watch:
     pending: bytes = b""  # framed bytes the hub could not send at once
     todo: list[Any] = field(default_factory=list)  # frames the hub left to the watcher
     blocked: frozenset[str] = frozenset()  # players whose chat lines are hidden for it
+    clocks: Any = None  # the clocks it was sent last: a change is a status frame too
 
     @property
     def raw(self) -> Any:
@@ -204,10 +207,14 @@ class Source(Protocol):
     def frames(self, watch: Watch) -> list[bytes]: ...
 
 
-def status_doc(head: Head) -> dict[str, Any]:
+def status_doc(head: Head, table: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """A ``status`` frame's data; ``table``: the game's table section, for its ``clocks``
+    (at the moment the frame is rendered, as a summary's)."""
     doc: dict[str, Any] = {"version": head.version, "status": head.status, "to_act": head.to_act}
     if head.result is not None:
         doc["result"] = head.result
+    if head.clocks is not None and table:
+        doc["clocks"] = clocks.clocks_doc(table, head.clocks, time.time_ns() // 10**6)
     return doc
 
 
@@ -329,13 +336,13 @@ class Hub:
         """Read the log after the feed's version and the game's meta: one round trip."""
         k = keys(feed.game_id)
         pipe = self.client.pipeline(transaction=False)
-        pipe.hmget(k["meta"], "version", "head", "status", "to_act", "result")
+        pipe.hmget(k["meta"], "version", "head", "status", "to_act", "result", "clocks")
         pipe.xrange(k["log"], f"{feed.version + 1}-0", "+", count=BUFFER)
-        (version, head, status, to_act, result), entries = pipe.execute()
+        (version, head, status, to_act, result, clock), entries = pipe.execute()
         if version is None:
             return
         new = [decode_entry(i, f) for i, f in entries]
-        loaded = _head(int(version), _s(head), status, to_act, result)
+        loaded = _head(int(version), _s(head), status, to_act, result, clock)
         self._take(feed, new, loaded)
         if new and new[-1].version < loaded.version:  # more than a buffer behind
             self._catch_up(feed)
@@ -351,7 +358,9 @@ class Hub:
                 last = feed.records[-1] if feed.records else None
                 version = last.version if last else loaded.version
                 hash_ = last.hash if last else loaded.hash
-                feed.head = Head(version, hash_, loaded.status, loaded.to_act, loaded.result)
+                feed.head = Head(
+                    version, hash_, loaded.status, loaded.to_act, loaded.result, loaded.clocks
+                )
                 feed.changed()
 
     def _check(self, feed: Feed, version: int | None = None, head: str | None = None) -> None:
@@ -519,10 +528,10 @@ class Hub:
                 watch = Watch(
                     feed, game, config, caller, loaded.version, feed.epoch, feed.seq, ("", ())
                 )
-            watch.status = (loaded.status, loaded.to_act)
+            watch.status, watch.clocks = (loaded.status, loaded.to_act), loaded.clocks
             watch.blocked = blocked
             if after is None:
-                yield sse("status", loaded.version, status_doc(loaded))
+                yield sse("status", loaded.version, status_doc(loaded, config.table))
             elif after > loaded.version:  # the log was cut below what the client holds
                 yield sse("undo", loaded.version, {"version": loaded.version})
             else:
@@ -564,10 +573,13 @@ class Hub:
         elif records:
             out.append(self._events(watch, records, feed.head.status))
         head = feed.head
-        if (head.status, head.to_act) != watch.status:
-            watch.status = (head.status, head.to_act)
+        if (head.status, head.to_act) != watch.status or head.clocks != watch.clocks:
+            watch.status, watch.clocks = (head.status, head.to_act), head.clocks
             key = ("status", head.version, head.hash, head.status, head.to_act)
-            out.append(feed.render(key, lambda: sse("status", head.version, status_doc(head))))
+            table = watch.config.table
+            out.append(
+                feed.render(key, lambda: sse("status", head.version, status_doc(head, table)))
+            )
         for source in self.sources.values():  # other kinds (chat, turn notices), in order
             out += source.frames(watch)
         return out
@@ -645,7 +657,9 @@ def _on_hangup(watch: Watch) -> Any:
     return io
 
 
-def _head(version: int, hash_: str, status: Any, to_act: Any, result: Any) -> Head:
+def _head(
+    version: int, hash_: str, status: Any, to_act: Any, result: Any, clock: Any = None
+) -> Head:
     """A head from the meta's fields as Redis holds them (bytes; None or empty for none)."""
     return Head(
         version,
@@ -653,12 +667,14 @@ def _head(version: int, hash_: str, status: Any, to_act: Any, result: Any) -> He
         _s(status),
         tuple(json.loads(to_act or b"[]")),
         json.loads(result) if result else None,
+        json.loads(clock) if clock else None,
     )
 
 
 def _appended(payload: bytes, first: int, last: int) -> tuple[list[Recorded], Head] | None:
     """An append notice's records and the head after it (``append.lua``: netstrings of the
-    packed events, then the meta's status, to_act and result); None if it has none."""
+    packed events, then the meta's status, to_act, result and clocks: an older script sent no
+    clocks); None if it has none."""
     parts: list[bytes] = []
     i = 0
     try:
@@ -670,11 +686,10 @@ def _appended(payload: bytes, first: int, last: int) -> tuple[list[Recorded], He
     except ValueError:
         return None
     count = last - first + 1
-    if count < 1 or i != len(payload) or len(parts) != count + 3:
+    if count < 1 or i != len(payload) or len(parts) not in (count + 3, count + 4):
         return None
     new = [decode_entry(f"{first + k}-0", [FIELD, e]) for k, e in enumerate(parts[:count])]
-    status, to_act, result = parts[count:]
-    return new, _head(last, new[-1].hash, status, to_act, result)
+    return new, _head(last, new[-1].hash, *parts[count:])
 
 
 def chunk(data: bytes) -> bytes:

@@ -25,7 +25,8 @@ did append makes the re-run a no-op, and a turn it did not append is played by t
 
 Every worker process also looks for the turn deadlines that have passed (a thread,
 ``workers.clocks``: every quarter of a second it takes the due checks out of the deadlines'
-index and queues them; ``service.clocks``).
+index and queues them; ``service.clocks``), and, every ``CHRONICLE_REMINDER_SECONDS``, for
+the reminders owed and the daily digests due (``workers.notices``, one worker a period).
 
 Environment: ``CHRONICLE_RECONCILE_SECONDS`` (period, default 10) and
 ``CHRONICLE_RECONCILE_QUIET_SECONDS`` (how long a game must be idle before its follow-up is
@@ -50,7 +51,7 @@ from rq.job import JobStatus
 from rq.serializers import JSONSerializer
 
 from domain.engine import Job
-from service import clocks, listing, mail, notices, webhooks
+from service import clocks, listing, mail, notices, review, webhooks
 from service.config import Settings
 from service.connections import connect
 from service.jobs import FUNCTIONS, QUEUES, RQJobQueue
@@ -209,7 +210,7 @@ def reconcile_forever(settings: Settings, every: float = 10.0, quiet_ms: int = 5
 def job_modules() -> list[str]:
     """The modules of every function a job of this worker runs (``service.jobs``, the
     webhooks' fan-out and deliveries, the notices)."""
-    paths = (*FUNCTIONS.values(), webhooks.FAN_OUT, webhooks.DELIVER, notices.SEND)
+    paths = (*FUNCTIONS.values(), webhooks.FAN_OUT, webhooks.DELIVER, notices.SEND, review.RUN)
     return sorted({path.rpartition(".")[0] for path in paths})
 
 
@@ -249,12 +250,16 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
         from workers.clocks import queue_due_checks_forever  # a job's module: warmed above
 
         threading.Thread(target=queue_due_checks_forever, args=(qconn,), daemon=True).start()
+        from workers.notices import look_forever  # reminders and digests (service.reminders)
+
+        threading.Thread(target=look_forever, args=(qconn,), daemon=True).start()
     while True:
         # Moves first (a person's game, then bot-only games); webhook deliveries, mail and
-        # notices to people wait while a bot turn or a score is queued.
+        # notices to people wait while a bot turn or a score is queued; a review's slice
+        # (``service.review``) waits for all of them.
         queues = [
             Queue(name, connection=conn_blocking, serializer=JSONSerializer)
-            for name in (*QUEUES, webhooks.QUEUE, mail.QUEUE, notices.QUEUE)
+            for name in (*QUEUES, webhooks.QUEUE, mail.QUEUE, notices.QUEUE, review.QUEUE)
         ]
         worker = Worker(queues, connection=conn_blocking, serializer=JSONSerializer)
         current["name"] = worker.name

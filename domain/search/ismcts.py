@@ -204,10 +204,12 @@ def search(
     budget: Budget,
     stop: Callable[[], bool] | None = None,
     stats: Stats | None = None,
+    root_out: list[tuple[int, float]] | None = None,
 ) -> dict[str, Any]:
-    """The most visited root action after the budget (or ``stop``) ran out."""
+    """The most visited root action after the budget (or ``stop``) ran out.  ``root_out``,
+    if given, receives each root action's ``(visits, mean reward)`` (``root_values``)."""
     acts = [dict(a) for a in actions]
-    if len(acts) == 1:
+    if len(acts) == 1 and root_out is None:
         return acts[0]
     rules, evaluate, scale = adapter.rules, adapter.evaluate, adapter.scale
     me = adapter.seat(view)
@@ -338,11 +340,28 @@ def search(
         stats.iterations += done
         stats.steps += steps
         stats.failures += failures
+    if root_out is not None:
+        root_out += [_rank(root.children.get(k)) for k in root_keys]
     best_i = max(
         range(len(acts)),
         key=lambda i: _rank(root.children.get(root_keys[i])),
     )
     return acts[best_i]
+
+
+def root_values(
+    adapter: Adapter,
+    view: Mapping[str, Any],
+    actions: Sequence[Mapping[str, Any]],
+    rng: Rng,
+    budget: Budget,
+) -> list[tuple[int, float]]:
+    """Per root action, in order: its visits and mean reward after a ``search`` of the
+    budget (``(0, 0.0)`` for one never tried).  What a review reads (``domain.search.review``);
+    the search is the bots' own, so it sees only what ``view`` shows."""
+    out: list[tuple[int, float]] = []
+    search(adapter, view, actions, rng, budget, root_out=out)
+    return out
 
 
 def _rank(node: _Node | None) -> tuple[int, float]:

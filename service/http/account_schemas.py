@@ -11,6 +11,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from domain.table import duration_ms
 from service.accounts import SCOPES
 from service.http.schemas import NAME
+from service.i18n import LANGUAGES
 
 HHMM = re.compile(r"(?:[01]\d|2[0-3]):[0-5]\d")
 
@@ -44,16 +45,16 @@ class Notifications(Schema):
     """The notice settings (contract: Notices to people); a change names any subset."""
 
     email = fields.Bool(metadata={"description": "notices by email at all"})
-    push = fields.Bool(metadata={"description": "Web Push (not sent yet)"})
+    push = fields.Bool(metadata={"description": "Web Push to subscribed browsers"})
     your_turn = fields.Bool(metadata={"description": "a mail when your turn begins"})
     reminders = fields.Str(
         allow_none=True,
         validate=_duration,
-        metadata={"description": "remind this long before a deadline (not sent yet)"},
+        metadata={"description": "remind this long before a deadline (null: never)"},
     )
-    digest = fields.Bool(metadata={"description": "a daily digest (not sent yet)"})
+    digest = fields.Bool(metadata={"description": "one daily mail instead of single messages"})
     game_over = fields.Bool(metadata={"description": "a mail when a game of yours ends"})
-    invitations = fields.Bool(metadata={"description": "invitations (not sent yet)"})
+    invitations = fields.Bool(metadata={"description": "a host's invitation to a seat"})
     quiet_hours = fields.Nested(
         QuietHours,
         allow_none=True,
@@ -115,7 +116,11 @@ class Me(Schema):
 
 class MeIn(Schema):
     name = fields.Str(validate=NAME)
-    locale = fields.Str(allow_none=True, validate=validate.OneOf(["en", "ja", "zh-Hant"]))
+    locale = fields.Str(
+        allow_none=True,
+        validate=validate.OneOf(LANGUAGES),
+        metadata={"description": "the API's and pages' language (else Accept-Language)"},
+    )
     timezone = fields.Str(
         allow_none=True,
         validate=[validate.Length(max=64), _timezone],
@@ -153,6 +158,11 @@ class GamesQuery(Schema):
     status = fields.Str(load_default=None, validate=validate.OneOf(STATUSES))
 
 
+class RatingMove(Schema):
+    before = fields.Float(required=True, metadata={"description": "the ordinal before the game"})
+    after = fields.Float(required=True, metadata={"description": "the ordinal after it"})
+
+
 class MyGame(Schema):
     id = fields.Str(required=True)
     game = fields.Str(required=True)
@@ -162,6 +172,13 @@ class MyGame(Schema):
     deadline = fields.Str(metadata={"description": "ISO 8601 UTC, on a clocked table"})
     version = fields.Int(required=True)
     updated_at = fields.Str(required=True)
+    rating = fields.Nested(
+        RatingMove,
+        metadata={
+            "description": "a finished rated game once counted: your rating's ordinal "
+            "(GET /ratings/{game}) before and after it; absent otherwise"
+        },
+    )
 
 
 class MyGames(Schema):

@@ -327,7 +327,7 @@ def my_games(player: str, status: str | None) -> list[dict[str, Any]]:
         order = (not doc["your_turn"], deadline is None, deadline or 0, -meta.progress.updated_at)
         out.append((order, doc))
     out.sort(key=lambda row: row[0])
-    return [doc for _, doc in out]
+    return rating_tables.with_moves(player, [doc for _, doc in out])
 
 
 @blp.route("/me/blocks")

@@ -12,6 +12,7 @@ from flask.views import MethodView
 from service.http import schemas as s
 from service.http.common import blueprint, chronicle
 from service.http.compression import Built
+from service.http.languages import language
 from service.http.middleware import current_flask_app, current_request
 
 blp = blueprint("catalog", "The games offered")
@@ -32,8 +33,10 @@ class CatalogResource(MethodView):
     def get(self) -> Any:
         """Games offered: players, options (first value is the default), bots, action shapes."""
         app = current_flask_app()
-        built: Built | None = app.extensions.get(BUILT)
+        lang = language()  # the words in the caller's language (one answer built per language)
+        built: Built | None = app.extensions.get(f"{BUILT}:{lang}")
         if built is None:  # what flask-smorest would answer: the schema's dump, as JSON
-            answer: Any = app.json.response(s.Catalog().dump(chronicle().catalog()))
-            built = app.extensions[BUILT] = Built.of(answer.get_data(), "application/json")
+            answer: Any = app.json.response(s.Catalog().dump(chronicle().catalog(lang)))
+            built = Built.of(answer.get_data(), "application/json")
+            app.extensions[f"{BUILT}:{lang}"] = built
         return built.answer(current_request().environ)

@@ -11,8 +11,9 @@
   request ever reaches the file system.
 - **Languages.** A page may come in several languages, one file each beside the others:
   ``rules/artus.en.md`` (English), later ``rules/artus.ja.md`` and ``rules/artus.zh-TW.md``.
-  ``?lang=`` picks one; a language the page does not have yet, or none, gets English, and
-  ``Content-Language`` says which was served.  A file without a language tag is English.
+  ``?lang=`` picks one, else the caller's language (``service.http.languages``); a language
+  the page does not have gets English, and ``Content-Language`` says which was served.  A
+  file without a language tag is English.
 - **Rule ids.** A heading that names a rule id (``## A turn (AR-3)`` in the players' rules,
   ``## AR-3 Turn`` in a digest) gets it as its HTML ``id``, so ``.../rules/artus#AR-3`` lands
   on the rule that a refusal's ``details.rule`` names.
@@ -227,7 +228,7 @@ def blueprint(root: Path | None = None) -> Blueprint:
         languages = found.get(key)
         if languages is None:
             abort(404, description=f"no documentation page {name!r}; see {PREFIX}/{INDEX}")
-        lang = served_language(languages, request.args.get("lang"))
+        lang = served_language(languages, request.args.get("lang") or _caller_language())
         # only names of found pages in their languages get here: the dict stays small
         done = built.get(f"{name}?{lang}")
         if done is None:
@@ -237,6 +238,13 @@ def blueprint(root: Path | None = None) -> Blueprint:
         return answer
 
     return bp
+
+
+def _caller_language() -> str:
+    """Without ``?lang=``: the caller's language (the account's, else Accept-Language)."""
+    from service.http.languages import language  # it reads these pages for rule titles
+
+    return language()
 
 
 def _built_page(path: Path, key: str, raw: bool, md: MarkdownIt, lang: str) -> Built:

@@ -21,6 +21,7 @@ from werkzeug.exceptions import HTTPException
 from domain.errors import Refused, UndoRefused
 from service import observability
 from service.errors import VersionConflict
+from service.http.languages import translated
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +66,10 @@ ERRORS: tuple[ErrorCode, ...] = (
     ErrorCode("insufficient_scope", 403, "an account token without the `play` scope only reads"),
     ErrorCode("seat_claimed", 409, "another account holds this seat (`POST .../claim`)"),
     ErrorCode("turn_timed_out", 409, "a timeout was appended since the version acted on"),
+    ErrorCode("game_not_finished", 409, "a review is offered only for a finished game"),
+    ErrorCode("vacations_off", 403, "the host allowed no vacations at this table"),
+    ErrorCode("on_vacation", 409, "the seat is on vacation already (`DELETE` ends it)"),
+    ErrorCode("not_on_vacation", 409, "the seat is not on vacation: nothing to end"),
     ErrorCode("precondition_failed", 412, "`If-Match` names a head that has moved"),
     ErrorCode(
         "request_timeout",
@@ -152,7 +157,10 @@ def catalogue() -> str:
 
 
 def body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"error": {"code": code, "message": message, "details": details or {}}}
+    """The contract's error body; ``message`` in the caller's language (service.i18n)."""
+    details = details or {}
+    said = translated(code, message, details)
+    return {"error": {"code": code, "message": said, "details": details}}
 
 
 def http_error(error: HTTPException) -> Any:

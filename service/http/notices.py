@@ -1,7 +1,7 @@
 """One-click unsubscribe (contract: v2 additions, Notices to people; RFC 8058).
 
 ``POST /api/v1/unsubscribe?t=<token>`` turns off the kind of notice the token names (``all``:
-email altogether) without signing in: the token is the credential (``service.notices``).
+email altogether) without signing in: the token is the credential (``service.unsubscribe``).
 ``GET`` of the same URL changes nothing (mail scanners follow links) and says to POST.
 
 A mail program's one-click POST sends a form body (``List-Unsubscribe=One-Click``, RFC 8058)
@@ -17,7 +17,7 @@ from typing import Any
 from flask.views import MethodView
 from marshmallow import Schema, fields, validate
 
-from service import notices
+from service import unsubscribe
 from service.http import schemas as s
 from service.http.common import blueprint, chronicle
 
@@ -52,7 +52,7 @@ class UnsubscribeResource(MethodView):
     def post(self, query: dict[str, Any]) -> dict[str, Any]:
         """Turn off the kind of notice a mail's `List-Unsubscribe` link names (RFC 8058's
         one-click POST); no sign-in: the link's token is the credential."""
-        return notices.unsubscribe(chronicle().accounts_of(), query["t"])
+        return unsubscribe.unsubscribe(chronicle().accounts_of(), query["t"])
 
     @blp.doc(operationId="unsubscribeInfo", security=[])
     @blp.arguments(TokenQuery, location="query")
@@ -61,8 +61,8 @@ class UnsubscribeResource(MethodView):
     def get(self, query: dict[str, Any]) -> dict[str, Any]:
         """Say what a POST to this link would turn off; changes nothing (mail scanners and
         previews follow links)."""
-        _, kind = notices.verified(chronicle().accounts_of().r, query["t"])
-        what = "all email notices" if kind == notices.ALL else f"'{kind}' email notices"
+        _, kind = unsubscribe.verified(chronicle().accounts_of().r, query["t"])
+        what = "all email notices" if kind == unsubscribe.ALL else f"'{kind}' email notices"
         return {
             "kind": kind,
             "method": "POST",

@@ -123,3 +123,16 @@ def of_player(player: str) -> dict[str, Any]:
     """A profile's ratings: ``{game: {mu, sigma, ordinal, games, provisional}}``."""
     found = live().of(player, sorted(games.GAMES))
     return {game: standing.doc() for game, standing in found.items()}
+
+
+def with_moves(player: str, docs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``/me/games``'s items, each finished game the worker counted for ``player``'s rating
+    given ``rating: {before, after}`` (its ordinal before and after that game): one pipelined
+    read for the whole list (an unrated game has nothing to read and gets no ``rating``)."""
+    finished = [(doc["game"], doc["id"]) for doc in docs if doc["status"] == "finished"]
+    moved = live().moves_of(player, finished) if finished else {}
+    for doc in docs:
+        if doc["id"] in moved:
+            before, after = moved[doc["id"]]
+            doc["rating"] = {"before": before.ordinal, "after": after.ordinal}
+    return docs

@@ -157,6 +157,33 @@ class PlayerIn(Schema):
             raise ValidationError("Missing data for required field.", "name")
 
 
+class TimeControlIn(Schema):
+    """Contract: Time controls.  Durations are ISO 8601 (weeks to seconds); what they may be
+    is checked with the rest of the table (``service.time_control``)."""
+
+    per_turn = fields.Str(validate=validate.Length(min=2, max=32))
+    bank = fields.Str(validate=validate.Length(min=2, max=32))
+    increment = fields.Str(validate=validate.Length(min=2, max=32))
+    max = fields.Str(validate=validate.Length(min=2, max=32))
+    weekends = fields.Str(
+        validate=validate.OneOf(("off", "on")),
+        metadata={"description": "off: no time runs Saturday and Sunday in `timezone`"},
+    )
+    vacation = fields.Str(
+        validate=validate.Length(min=2, max=32),
+        metadata={"description": "whole days each seat may take in the game (P14D)"},
+    )
+
+
+class ClockOut(Schema):
+    remaining = fields.Str(required=True, metadata={"description": "ISO 8601 duration"})
+    deadline = fields.Str(metadata={"description": "ISO 8601 UTC, while the seat is to act"})
+    vacation_until = fields.Str(metadata={"description": "ISO 8601 UTC, while on vacation"})
+
+
+CLOCKS = {"description": "seat -> its clock now (a clocked table's people; Time controls)"}
+
+
 class CreateGame(Schema):
     game = fields.Str(required=True, validate=_OneOfNow(_offered))
     players = fields.List(fields.Nested(PlayerIn), required=True, validate=_PlayerCount())
@@ -183,6 +210,16 @@ class CreateGame(Schema):
         metadata={
             "description": "ISO 8601 duration per turn (P3D, PT2M; at least PT1S, at most P365D)"
         },
+    )
+    time_control = fields.Nested(
+        TimeControlIn,
+        load_default=None,
+        metadata={"description": "per_turn, or a bank with an increment (instead of turn_time)"},
+    )
+    timezone = fields.Str(
+        load_default=None,
+        validate=validate.Length(min=1, max=64),
+        metadata={"description": "IANA time zone of the table (weekends off); default UTC"},
     )
     resign_bot = fields.Str(
         load_default=None,
@@ -277,6 +314,9 @@ class Summary(Schema):
         values=fields.Str(),
         metadata={"description": "seat -> ISO time by which it must act (with turn_time)"},
     )
+    time_control = fields.Nested(TimeControlIn)
+    timezone = fields.Str()
+    clocks = fields.Dict(keys=fields.Str(), values=fields.Nested(ClockOut), metadata=CLOCKS)
 
 
 class GameList(Schema):
@@ -317,6 +357,9 @@ class View(Schema):
     state = Typed("GameViewState", required=True)
     result = fields.Nested(Result)
     deadlines = fields.Dict(keys=fields.Str(), values=fields.Str())
+    time_control = fields.Nested(TimeControlIn)
+    timezone = fields.Str()
+    clocks = fields.Dict(keys=fields.Str(), values=fields.Nested(ClockOut), metadata=CLOCKS)
 
 
 class Actions(Schema):

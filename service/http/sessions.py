@@ -75,7 +75,12 @@ def is_secure(environ: dict[str, Any]) -> bool:
     return scheme == "https"
 
 
-def _refusal(status: str, code: str, message: str, extra: list[tuple[str, str]]) -> Any:
+def _refusal(
+    environ: dict[str, Any], status: str, code: str, message: str, extra: list[tuple[str, str]]
+) -> Any:
+    from service.http.languages import translated_for  # it reads the sessions
+
+    message = translated_for(environ, code, message)  # the caller's language
     body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
     headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
     return status, headers + extra, body
@@ -123,6 +128,7 @@ class CookieSessions:
             sent = environ.get("HTTP_X_CSRF_TOKEN") or ""
             if write and not hmac.compare_digest(sent.encode(), csrf_of(token).encode()):
                 return _refusal(
+                    environ,
                     "403 Forbidden",
                     "csrf_failed",
                     f"a write signed in by the session cookie needs the {CSRF_HEADER} header",
@@ -140,6 +146,7 @@ class CookieSessions:
         environ[SESSION_KEY] = session
         if write and not session.may_write():
             return _refusal(
+                environ,
                 "403 Forbidden",
                 "insufficient_scope",
                 "this token may only read (scope 'read'); writes need the 'play' scope",

@@ -29,9 +29,10 @@ from projections.records import Recorded
 from service import tickets
 from service.chat import MAX_LINE
 from service.chat_stream import ChatSource
+from service.clocks import state_of
 from service.http.accounts import blocked_here
 from service.http.common import AUTH, blueprint, opened
-from service.http.schemas import MAX_VERSION, ApiError, Result
+from service.http.schemas import CLOCKS, MAX_VERSION, ApiError, ClockOut, Result
 from service.http.waits import Waits
 from service.loading import Current
 from service.stream import Head, Hub
@@ -78,6 +79,7 @@ class StreamStatus(Schema):
     status = fields.Str(required=True)
     to_act = fields.List(fields.Int(), required=True)
     result = fields.Nested(Result)
+    clocks = fields.Dict(keys=fields.Str(), values=fields.Nested(ClockOut), metadata=CLOCKS)
 
 
 # Each frame's ``data`` (JSON) by its ``event``: components of the document (``x-frame-data``;
@@ -95,7 +97,8 @@ def waits() -> Waits:
 
 def head_of(cur: Current) -> Head:
     to_act = tuple(cur.match.to_act(cur.game))
-    return Head(cur.match.version, cur.head, cur.match.status(cur.game), to_act, cur.match.result)
+    status, result = cur.match.status(cur.game), cur.match.result
+    return Head(cur.match.version, cur.head, status, to_act, result, state_of(cur.match.table))
 
 
 def _identity() -> str | None:

@@ -66,7 +66,7 @@ for k = 1, n do
   local e = ARGV[3 + k]
   notice[#notice + 1] = #e .. ':' .. e
 end
-for _, v in ipairs(redis.call('HMGET', KEYS[2], 'status', 'to_act', 'result')) do
+for _, v in ipairs(redis.call('HMGET', KEYS[2], 'status', 'to_act', 'result', 'clocks')) do
   v = v or ''
   notice[#notice + 1] = #v .. ':' .. v
 end

@@ -34,7 +34,8 @@ from pathlib import Path
 from flask import Blueprint, Response, abort, request
 
 from domain import games
-from service.http import docs
+from service import i18n
+from service.http import docs, languages
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -120,7 +121,7 @@ def secure(resp: Response) -> Response:
 @pages.get("/replay/<game_id>")
 def shell(game_id: str | None = None) -> Response:
     """Every page is the same shell; ``main.js`` picks the page from the path."""
-    return _send(STATIC / "index.html")
+    return _page(STATIC / "index.html")
 
 
 @pages.get("/signin")
@@ -129,7 +130,36 @@ def signin(player_id: str | None = None) -> Response:
     """The account's pages (``account.js``): sign-in (the mailed link ``/signin#code=...``
     lands here, the code in the fragment, which the browser never sends to a server) and a
     player's public profile."""
-    return _send(STATIC / "signin.html")
+    return _page(STATIC / "signin.html")
+
+
+_pages: dict[tuple[str, float, str], tuple[bytes, bytes]] = {}
+
+
+def _page(path: Path) -> Response:
+    """A page with ``<html lang>`` of the browser's language (``Accept-Language``), made once
+    per file and language; ``i18n.js`` then follows the person's own choice, if any."""
+    lang = languages.language()
+    raw, packed = _file(path)
+    if lang != i18n.DEFAULT:
+        key = (str(path), path.stat().st_mtime, lang)
+        hit = _pages.get(key)
+        if hit is None:
+            said = raw.replace(b'<html lang="en">', f'<html lang="{lang}">'.encode(), 1)
+            hit = _pages[key] = (said, gzip.compress(said, 9, mtime=0))
+        raw, packed = hit
+    resp = _answer(raw, packed, TYPES[".html"])
+    resp.vary.add("Accept-Language")
+    return resp
+
+
+@pages.get("/i18n/<lang>.json")
+def client_words(lang: str) -> Response:
+    """The client's words in ``lang`` (``static/i18n.js``), from its gettext catalogue."""
+    if lang not in i18n.LANGUAGES:
+        abort(404)
+    raw = i18n.client_json(lang)
+    return _answer(raw, gzip.compress(raw, 9, mtime=0), "application/json")
 
 
 @pages.get("/sw.js")
@@ -163,18 +193,20 @@ _RULES_PAGE = """<!doctype html>
   <a href="/" class="brand" aria-label="Chronicle: the lobby"><img src="/assets/icon.svg" alt="" \
 width="24" height="24"> Chronicle</a>
   <nav id="nav" aria-label="the rules of each game">{games}</nav>
+  <nav class="langs" aria-label="{language}">{langs}</nav>
 </header>
 <main id="app" class="rules-page">
 <div class="rules-intro rules">
 <h1>{title}</h1>
 {intro}
 </div>
-<nav class="rules-toc" aria-labelledby="toc-h"><details open><summary id="toc-h">Contents</summary>
+<nav class="rules-toc" aria-labelledby="toc-h"><details open><summary id="toc-h">\
+{contents}</summary>
 <ol>{toc}</ol></details></nav>
 <article class="rules">
 {body}
-<p class="muted rules-foot">For developers: <a href="{digest}">the rules digest</a> (action ids, \
-the public view). <a href="/">Back to the lobby</a></p>
+<p class="muted rules-foot">{developers} <a href="{digest}">{digest_name}</a> {digest_says} \
+<a href="/">{back}</a></p>
 </article>
 </main>
 </body>
@@ -194,11 +226,19 @@ def _rules_page(game: str, lang: str, page: docs.Rendered) -> tuple[bytes, bytes
                 f'<li class="{cls}"><a href="#{html.escape(anchor)}">{html.escape(words)}</a></li>'
             )
         here = ' aria-current="page"'
+        kept = "" if lang == i18n.DEFAULT else f"?lang={lang}"  # the same language, game to game
         links = " ".join(
-            f'<a href="/rules/{g.id}"{here if g.id == game else ""}>{html.escape(g.name)}</a>'
+            f'<a href="/rules/{g.id}{kept}"{here if g.id == game else ""}>{html.escape(g.name)}</a>'
             for g in games.GAMES.values()
         )
+        langs = " ".join(
+            f'<a href="/rules/{game}?lang={code}" hreflang="{code}" lang="{code}"'
+            f"{here if code == lang else ''}>{html.escape(name)}</a>"
+            for code, name in i18n.LANGUAGE_NAMES.items()
+        )
         text = _RULES_PAGE.format(
+            **{k: html.escape(i18n.gettext(lang, v)) for k, v in i18n.RULES_PAGE_WORDS.items()},
+            langs=langs,
             lang=lang,
             title=html.escape(page.title),
             games=links,
@@ -214,12 +254,14 @@ def _rules_page(game: str, lang: str, page: docs.Rendered) -> tuple[bytes, bytes
 
 @pages.get("/rules/<game>")
 def rules(game: str) -> Response:
-    """A game's rules for players, the language from ``?lang=`` (English until others ship)."""
-    found = docs.players_rules(game, request.args.get("lang"))
+    """A game's rules for players, the language from ``?lang=``, else the browser's
+    (``Accept-Language``; the account's choice reaches this page as ``?lang=``)."""
+    found = docs.players_rules(game, request.args.get("lang") or languages.language())
     if found is None:
         abort(404, description=f"no rules for a game {game!r}")
     lang, page = found
     raw, packed = _rules_page(game, lang, page)
     resp = _answer(raw, packed, TYPES[".html"])
     resp.headers["Content-Language"] = lang
+    resp.vary.add("Accept-Language")
     return resp

@@ -58,9 +58,10 @@ def test_open_seat_invitation_chat_clock_and_stream(
             "() => document.querySelector('#log').innerText.includes('Bob took seat 2')"
         )
         alice.wait_for_function("() => document.body.dataset.status === 'active'")
-        if clock:  # a deadline for the seat to act, counting down
-            bob.wait_for_selector("#turn .deadline")
-            assert "left" in bob.inner_text("#turn .deadline")
+        if clock:  # the seat to act's clock: its time left and its deadline, counting down
+            bob.wait_for_selector("#turn .clock.running")
+            running = bob.inner_text("#turn .clock.running")
+            assert "left" in running and bob.locator("#turn .clock.running time").count() == 1
         if "chat" in have:
             # a spectator's page, live too: it sees the spectators' room, never the players'
             ctx_c, carol = new_page(browser, console, "carol")

@@ -18,8 +18,6 @@ from zoneinfo import ZoneInfo
 import pytest
 import redis
 import requests
-from rq.job import Job
-from rq.serializers import JSONSerializer
 
 from service import notices
 from tests.support.accounts import Stack, accounts_stack
@@ -64,12 +62,17 @@ class Table:
     """A guest's two-seat Artus game (Bob at seat 0, the account's person at seat 1), played
     through the API with the seats' tokens."""
 
-    def __init__(self, stack: Stack, account_token: str, seed: int) -> None:
+    def __init__(self, stack: Stack, account_token: str, seed: int, **extra: Any) -> None:
+        """``extra``: more creation fields (``turn_time``)."""
         self.stack, self.rng = stack, random.Random(seed)
-        body: dict[str, Any] = {"game": "artus", "players": [{"name": "Bob"}, {"name": "Ann"}]}
+        body: dict[str, Any] = {
+            "game": "artus",
+            "players": [{"name": "Bob"}, {"name": "Ann"}],
+            **extra,
+        }
         r = requests.post(stack.base + API + "/games", json=body, timeout=10)
         assert r.status_code == 201, r.text
-        self.id = r.json()["id"]
+        self.id, self.host = r.json()["id"], r.json()["host_token"]
         self.tokens = {s["seat"]: s["token"] for s in r.json()["seats"]}
         claimed = requests.post(
             f"{stack.base}{API}/games/{self.id}/claim",
@@ -106,6 +109,15 @@ class Table:
         assert r.status_code == 201, r.text
         return self.view(0)
 
+    def undo(self, token: str, to_version: int | None = None) -> requests.Response:
+        body = {} if to_version is None else {"to_version": to_version}
+        return requests.post(
+            f"{self.stack.base}{API}/games/{self.id}/undo",
+            json=body,
+            headers=bearer(token),
+            timeout=10,
+        )
+
     def to_turn(self, seat: int = 1) -> int | None:
         """Play until a move of the other seat makes it ``seat``'s turn: the version then
         (None: the game ended first)."""
@@ -118,23 +130,26 @@ class Table:
         return None
 
 
-def job_result(stack: Stack, gid: str, seat: int, kind: str, marker: int) -> Any:
-    """What the notice job of that turn answered, once it has run."""
+def job_result(stack: Stack, gid: str, seat: int, kind: str, marker: int, tail: str = "") -> Any:
+    """What the notice of that turn came to, once the worker has done with it (``tail``:
+    ``-undone``, a turn an undo handed back)."""
     connection = redis.Redis.from_url(stack.redis_url)
+    key = notices.done_key(notices.job_id(gid, seat, kind, marker) + tail)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
-        try:
-            job = Job.fetch(
-                notices.job_id(gid, seat, kind, marker),
-                connection=connection,
-                serializer=JSONSerializer,
-            )
-        except Exception:  # not enqueued yet
-            job = None
-        if job is not None and job.is_finished:
-            return job.return_value()
+        done = connection.get(key)
+        if isinstance(done, bytes):
+            return done.decode()
         time.sleep(0.05)
-    raise AssertionError("the notice job did not run")
+    raise AssertionError("the notice was not done with")
+
+
+def forget_jobs(stack: Stack, gid: str) -> None:
+    """Drop what the game's notices came to, so that ``job_result`` waits for the next ones
+    (a notice of the same turn again has the same id: the old outcome would answer first)."""
+    connection = redis.Redis.from_url(stack.redis_url)
+    for key in connection.scan_iter(match=notices.done_key(f"notice-{gid}-*")):
+        connection.delete(key)
 
 
 def parts(message: Message) -> dict[str, str]:
@@ -299,3 +314,67 @@ def test_notice_settings_are_validated(stack: Stack) -> None:
     assert ok.json()["notifications"] == {**whole_shape, "reminders": "PT12H", "digest": True}
     cleared = patch_me(stack, token, {"notifications": {"reminders": None}})
     assert cleared.json()["notifications"]["reminders"] is None
+
+
+def test_a_turn_an_undo_hands_back_is_mailed_once_and_not_to_the_undoer(stack: Stack) -> None:
+    gil = sign_in(stack, "gil-notices@example.com", "Gil")
+    assert patch_me(stack, gil["token"], {"notifications": {"email": True}}).status_code == 200
+    address = "gil-notices@example.com"
+    table = Table(stack, gil["token"], seed=5, options={"undo": "host"})
+    mid = None
+    for _ in range(40):  # a turn of hers with more than one move: a version inside it
+        marker = table.to_turn()
+        if marker is None:  # the game ended first: another
+            table = Table(stack, gil["token"], seed=8, options={"undo": "host"})
+            continue
+        job_result(stack, table.id, 1, "your_turn", marker)  # its notice is done with
+        after = table.move(1)
+        if 1 in after["to_act"]:
+            mid = int(after["version"])
+            break
+    assert mid is not None, "no turn of two moves"
+    while 1 in table.view(0)["to_act"]:
+        table.move(1)
+    mailed = len(stack.inbox.to(address))
+    # the host hands her turn back: one mail for it, however often it is handed back
+    forget_jobs(stack, table.id)
+    assert table.undo(table.host, mid).status_code == 200
+    assert job_result(stack, table.id, 1, "your_turn", mid, "-undone") == "sent"
+    message = stack.inbox.wait_for(address, mailed + 1)
+    assert message["Subject"] == "Your turn in Artus"
+    assert f"version {mid}" in parts(message)["text/plain"]
+    while 1 in table.view(0)["to_act"]:
+        table.move(1)
+    forget_jobs(stack, table.id)
+    assert table.undo(table.host, mid).status_code == 200
+    assert job_result(stack, table.id, 1, "your_turn", mid, "-undone") == "sent before"
+    assert len(stack.inbox.to(address)) == mailed + 1
+
+
+def test_the_seat_that_undoes_its_own_move_is_not_mailed(stack: Stack) -> None:
+    hal = sign_in(stack, "hal-notices@example.com", "Hal")
+    assert patch_me(stack, hal["token"], {"notifications": {"email": True}}).status_code == 200
+    address = "hal-notices@example.com"
+    table = Table(stack, hal["token"], seed=6)  # undo policy "turn": one's own last move
+    for _ in range(40):
+        marker = table.to_turn()
+        if marker is None:  # the game ended first: another
+            table = Table(stack, hal["token"], seed=7)
+            continue
+        job_result(stack, table.id, 1, "your_turn", marker)  # its notice is done with
+        while 1 in table.view(0)["to_act"]:
+            table.move(1)
+        forget_jobs(stack, table.id)
+        undone = table.undo(table.tokens[1])
+        if undone.status_code == 200:
+            break
+        reason = undone.json()["error"]["details"]["reason"]
+        assert reason in ("hidden_information_revealed", "game_finished"), reason
+    else:
+        raise AssertionError("no turn of hers ended by a move that may be undone")
+    mailed = len(stack.inbox.to(address))
+    target = int(undone.json()["version"])
+    assert 1 in table.view(0)["to_act"]
+    assert job_result(stack, table.id, 1, "your_turn", target, "-undone") == "own undo"
+    time.sleep(1)
+    assert len(stack.inbox.to(address)) == mailed

@@ -167,6 +167,16 @@ def test_a_rated_game_updates_the_leaderboard_and_the_profile_as_its_export_reco
     }
     assert mine[me]["before"] == {c["player"]: c for c in first["changes"]}[me]["after"]
     assert {c["player"]: c for c in first["changes"]}[me]["before"]["games"] == 0
+    # the lobby's "my games": each finished rated game with the ordinal before and after it
+    listed = requests.get(stack.base + f"{API}/me/games", headers=bearer(token), timeout=10)
+    assert listed.status_code == 200, listed.text
+    moves = {g["id"]: g.get("rating") for g in listed.json()["games"]}
+    for gid, doc in zip(gids, (first, second), strict=True):
+        change = {c["player"]: c for c in doc["changes"]}[me]
+        assert moves[gid] == {
+            "before": change["before"]["ordinal"],
+            "after": change["after"]["ordinal"],
+        }
     unrated = post_game(
         stack,
         token,

@@ -288,7 +288,7 @@ class Sweep:
         elif fields["event"] == "undo":
             assert data["version"] < at
         elif fields["event"] == "status":
-            assert set(data) <= {"version", "status", "to_act", "result"}, data
+            assert set(data) <= {"version", "status", "to_act", "result", "clocks"}, data
         return int(fields["id"]), chat_at
 
     def chat(self, caller: str, step: int) -> None:

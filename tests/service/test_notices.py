@@ -15,7 +15,7 @@ import redis
 
 from domain.errors import BadAction
 from projections.views import SEAT, Caller
-from service import lobby, notices
+from service import lobby, notices, unsubscribe
 from service.accounts import Accounts
 from service.chronicle import Chronicle
 from service.jobs import NoJobs
@@ -60,13 +60,13 @@ def test_quiet_hours_within_a_day_empty_or_absent() -> None:
 
 def test_unsubscribe_tokens_verify_only_as_signed(own_redis_url: str) -> None:
     r = redis.Redis.from_url(own_redis_url)
-    assert r.get(notices.SECRET_KEY) is None
-    token = notices.unsubscribe_token(r, "abc123", "your_turn")
-    first = r.get(notices.SECRET_KEY)
+    assert r.get(unsubscribe.SECRET_KEY) is None
+    token = unsubscribe.unsubscribe_token(r, "abc123", "your_turn")
+    first = r.get(unsubscribe.SECRET_KEY)
     assert first is not None and len(first) == 64
-    assert notices.unsubscribe_token(r, "abc123", "your_turn") == token, "one secret, kept"
-    assert r.get(notices.SECRET_KEY) == first
-    assert notices.token_of(r, token) == ("abc123", "your_turn")
+    assert unsubscribe.unsubscribe_token(r, "abc123", "your_turn") == token, "one secret, kept"
+    assert r.get(unsubscribe.SECRET_KEY) == first
+    assert unsubscribe.token_of(r, token) == ("abc123", "your_turn")
     player, kind, mac = token.split(".")
     assert len(mac) == 64 and int(mac, 16) >= 0
     forged = [
@@ -82,13 +82,16 @@ def test_unsubscribe_tokens_verify_only_as_signed(own_redis_url: str) -> None:
         "é.your_turn.é",
     ]
     for bad in forged:
-        assert notices.token_of(r, bad) is None, bad
+        assert unsubscribe.token_of(r, bad) is None, bad
         with pytest.raises(BadAction) as info:
-            notices.verified(r, bad)
+            unsubscribe.verified(r, bad)
         assert mac not in str(info.value), "the error repeats no token"
-    assert notices.token_of(r, notices.unsubscribe_token(r, player, "all")) == (player, "all")
-    r.delete(notices.SECRET_KEY)  # a new secret: the old links no longer verify
-    assert notices.token_of(r, token) is None
+    assert unsubscribe.token_of(r, unsubscribe.unsubscribe_token(r, player, "all")) == (
+        player,
+        "all",
+    )
+    r.delete(unsubscribe.SECRET_KEY)  # a new secret: the old links no longer verify
+    assert unsubscribe.token_of(r, token) is None
 
 
 def account(accounts: Accounts, email: str) -> str:
@@ -101,16 +104,20 @@ def test_a_valid_token_turns_its_kind_off_and_all_turns_email_off(own_redis_url:
     accounts = Accounts(redis.Redis.from_url(own_redis_url))
     player = account(accounts, "ann@example.com")
     accounts.update(player, {"notifications": {"email": True}})
-    done = notices.unsubscribe(accounts, notices.unsubscribe_token(accounts.r, player, "your_turn"))
+    done = unsubscribe.unsubscribe(
+        accounts, unsubscribe.unsubscribe_token(accounts.r, player, "your_turn")
+    )
     assert done == {"kind": "your_turn", "email": True}
     settings = accounts.require(player).notifications
     assert settings["your_turn"] is False and settings["game_over"] is True
     assert settings["email"] is True
-    done = notices.unsubscribe(accounts, notices.unsubscribe_token(accounts.r, player, "all"))
+    done = unsubscribe.unsubscribe(
+        accounts, unsubscribe.unsubscribe_token(accounts.r, player, "all")
+    )
     assert done == {"kind": "all", "email": False}
     assert accounts.require(player).notifications["email"] is False
     with pytest.raises(BadAction):
-        notices.unsubscribe(accounts, f"{player}.all.{'0' * 64}")
+        unsubscribe.unsubscribe(accounts, f"{player}.all.{'0' * 64}")
 
 
 def test_the_defaults_are_the_whole_shape_and_a_change_merges(own_redis_url: str) -> None:
@@ -204,6 +211,9 @@ def test_the_job_checks_settings_quiet_hours_once_and_a_move_since(own_redis_url
     assert notify() == "off" and outbox.sent == []  # email is off by default
     accounts.update(ann, {"notifications": {"email": True, "quiet_hours": NIGHT}})
     assert notify(utc(23)) == "quiet hours" and outbox.sent == []
+    # held for the digest (service.digest), never sent alone after the quiet hours
+    assert r.llen(notices.digest_key(ann)) == 1 and notify() == "sent before"
+    r.delete(notices.mark_key(gid, 1, "your_turn", marker))
     assert notify() == "sent"
     to, subject, text, html, headers = outbox.sent[0]
     assert to == "ann@example.com" and subject == "Your turn in Artus"
@@ -213,7 +223,7 @@ def test_the_job_checks_settings_quiet_hours_once_and_a_move_since(own_redis_url
     assert link.startswith("<https://p.x/api/v1/unsubscribe?t=") and link.endswith(">")
     assert headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     token = link[len("<https://p.x/api/v1/unsubscribe?t=") : -1]
-    assert notices.token_of(r, token) == (ann, "your_turn")
+    assert unsubscribe.token_of(r, token) == (ann, "your_turn")
     assert notify() == "sent before" and len(outbox.sent) == 1
     # Ann plays part of her turn: a copy of the job that runs late sends nothing
     r.delete(notices.mark_key(gid, 1, "your_turn", marker))

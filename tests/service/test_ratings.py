@@ -215,3 +215,11 @@ def test_the_live_table_is_the_fold_whatever_order_results_arrive_in(
             assert was == before.get("artus", {}).get(rater, ratings.initial())
             assert now == after["artus"][rater]
     assert live.change("artus", "no-such-game") is None
+    # one rater's moves over many games at once (the lobby's "my games"): each counted game
+    # it played, as ``change`` has it; a game it did not play or not counted is left out
+    asked = [("artus", e.id) for e in ordered] + [("artus", "no-such-game")]
+    moves = live.moves_of("bot:mcts:easy", asked)
+    played = [e.id for e in ordered if "bot:mcts:easy" in e.raters]
+    assert sorted(moves) == sorted(played) and len(played) == 2
+    for game_id, move in moves.items():
+        assert move == (live.change("artus", game_id) or {})["bot:mcts:easy"]

@@ -14,6 +14,8 @@
 // the sign-in page on /signin); lobby.js and table.js import what they show of the account.
 import { api, dropSession, keepSession, serverFeatures, session, takeFragment } from "./api.js";
 import { GAME_NAMES } from "./games.js";
+import { profileRatings } from "./ratings.js";
+import { N_, ready, t, tn } from "./i18n.js";
 import { $, html, mount, notice, until } from "./ui.js";
 
 const NEXT = "chronicle.signin.next"; // where to go once signed in (a path of this site)
@@ -54,7 +56,7 @@ export const signinHref = (path = location.pathname) =>
   path === "/" ? "/signin" : `/signin?next=${encodeURIComponent(path)}`;
 
 // ---- the account's games -------------------------------------------------------------------
-const STATUS_WORDS = { waiting: "waiting for players", finished: "finished", abandoned: "abandoned", scoring: "scoring" };
+const STATUS_WORDS = { waiting: N_("waiting for players"), finished: N_("finished"), abandoned: N_("abandoned"), scoring: N_("scoring") };
 
 /** The account's games (GET /me/games, ``status`` one of active, waiting, finished or all),
  *  your turn first; [] when signed out.
@@ -79,14 +81,14 @@ export function drawAccountGames(el, games) {
     el,
     games.length
       ? html`<ul class="game-list account-games">${games.map((g) => {
-          const words = g.status === "active" ? (g.your_turn ? "your turn" : "playing") : STATUS_WORDS[g.status] || g.status;
+          const words = g.status === "active" ? (g.your_turn ? t("your turn") : t("playing")) : STATUS_WORDS[g.status] ? t(STATUS_WORDS[g.status]) : g.status;
           return html`<li class="${g.your_turn ? "hot" : ""}" data-game="${g.id}">
             <a href="/play/${g.id}">${GAME_NAMES[g.game] || g.game}</a>
-            <span class="muted">seat ${g.seat + 1} · ${words}${g.deadline && g.status === "active" ? ` · ${until(g.deadline)}` : ""} · version ${g.version}</span>
-            <a href="/replay/${g.id}" class="small">replay</a>
+            <span class="muted">${t("seat {n}", { n: g.seat + 1 })} · ${words}${g.deadline && g.status === "active" ? ` · ${until(g.deadline)}` : ""} · ${t("version {n}", { n: g.version })}</span>
+            <a href="/replay/${g.id}" class="small">${t("replay")}</a>
           </li>`;
         })}</ul>`
-      : html`<p class="muted">No games in your account yet. Tables you create or join while signed in are kept here.</p>`,
+      : html`<p class="muted">${t("No games in your account yet. Tables you create or join while signed in are kept here.")}</p>`,
   );
 }
 
@@ -100,8 +102,8 @@ export function claimSeat(gameId, seatToken) {
 
 /** What a refused claim means to a person. */
 export function claimRefusal(e) {
-  if (e.code === "seat_claimed") return "Another account holds this seat already.";
-  return `The seat was not kept in your account: ${e.message}`;
+  if (e.code === "seat_claimed") return t("Another account holds this seat already.");
+  return t("The seat was not kept in your account: {reason}", { reason: e.message });
 }
 
 // ---- passkeys (WebAuthn, in its JSON forms) --------------------------------------------------
@@ -112,9 +114,9 @@ const passkeysHere = () =>
 function passkeyTrouble(e, adding) {
   const name = e && e.name;
   if (name === "NotAllowedError" || name === "AbortError")
-    return adding ? "No passkey was added (it was cancelled or timed out)." : "No passkey was used (it was cancelled, timed out, or this device has none for this site).";
-  if (name === "InvalidStateError") return "This device holds a passkey for your account already.";
-  if (name === "SecurityError") return "Passkeys work only at this site's own address.";
+    return adding ? t("No passkey was added (it was cancelled or timed out).") : t("No passkey was used (it was cancelled, timed out, or this device has none for this site).");
+  if (name === "InvalidStateError") return t("This device holds a passkey for your account already.");
+  if (name === "SecurityError") return t("Passkeys work only at this site's own address.");
   return e && e.message ? e.message : String(e);
 }
 
@@ -130,7 +132,7 @@ async function passkeySignIn() {
 /** Adds a passkey on this device to the signed-in account. */
 export async function addPasskey() {
   if (!passkeysHere()) {
-    notice("This browser cannot make passkeys.");
+    notice(t("This browser cannot make passkeys."));
     return false;
   }
   try {
@@ -139,13 +141,13 @@ export async function addPasskey() {
     const cred = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create({ publicKey }));
     if (!cred) throw new DOMException("no credential", "NotAllowedError");
     await api("/auth/passkey/register", { method: "POST", body: cred.toJSON() });
-    notice("Passkey added: you can sign in with it on this device from now on.", "info");
+    notice(t("Passkey added: you can sign in with it on this device from now on."), "info");
     document.body.dataset.passkeyAdded = "yes"; // (tests)
     countPasskeys();
     return true;
   } catch (e) {
     if (e.status === 401) dropSession();
-    notice(e.status ? `No passkey was added: ${e.message}` : passkeyTrouble(e, true));
+    notice(e.status ? t("No passkey was added: {reason}", { reason: e.message }) : passkeyTrouble(e, true));
     return false;
   }
 }
@@ -156,7 +158,7 @@ export async function signOut() {
     await api("/auth/signout", { method: "POST", body: {} });
   } catch (e) {
     if (e.status !== 401) {
-      notice(`Not signed out: ${e.message}`);
+      notice(t("Not signed out: {reason}", { reason: e.message }));
       return;
     }
   }
@@ -179,20 +181,20 @@ export async function drawMenu() {
   const me = player();
   if (!me) {
     const here = location.pathname === "/signin";
-    mount(el, here ? "" : html`<a href="${signinHref()}" id="signin-link" class="button small">Sign in</a>`);
+    mount(el, here ? "" : html`<a href="${signinHref()}" id="signin-link" class="button small">${t("Sign in")}</a>`);
     return;
   }
   mount(
     el,
     html`<button type="button" id="account-button" class="small" aria-expanded="false" aria-controls="account-menu">
-        <span class="vh">Account of </span>${me.name || "your account"} <span aria-hidden="true">▾</span>
+        <span class="vh">${t("Account of")} </span>${me.name || t("your account")} <span aria-hidden="true">▾</span>
       </button>
       <div id="account-menu" class="account-menu" hidden>
         <ul>
-          <li><a href="/#mine-h">My games</a></li>
-          <li><a href="/signin">Your account</a></li>
-          ${features.passkeys ? html`<li><button type="button" data-account="passkey">Add a passkey</button></li>` : ""}
-          <li><button type="button" data-account="signout">Sign out</button></li>
+          <li><a href="/#mine-h">${t("My games")}</a></li>
+          <li><a href="/signin">${t("Your account")}</a></li>
+          ${features.passkeys ? html`<li><button type="button" data-account="passkey">${t("Add a passkey")}</button></li>` : ""}
+          <li><button type="button" data-account="signout">${t("Sign out")}</button></li>
         </ul>
       </div>`,
   );
@@ -262,7 +264,7 @@ function signedIn(doc) {
 }
 
 export async function signinPage() {
-  document.title = "Chronicle: sign in";
+  document.title = t("Chronicle: sign in");
   const frag = takeFragment(); // the code is out of the address bar before anything else
   if (frag.code) sessionStorage.setItem(CODE, frag.code);
   const next = new URLSearchParams(location.search).get("next");
@@ -271,7 +273,7 @@ export async function signinPage() {
   const features = await serverFeatures();
   const app = $("#app");
   if (!features.accounts) {
-    mount(app, html`<h1>Sign in</h1><p>This server has no accounts: play as a guest, with the seat links your tables give you. <a href="/">To the lobby</a></p>`);
+    mount(app, html`<h1>${t("Sign in")}</h1><p>${t("This server has no accounts: play as a guest, with the seat links your tables give you.")} <a href="/">${t("To the lobby")}</a></p>`);
     return;
   }
   const code = sessionStorage.getItem(CODE);
@@ -288,19 +290,19 @@ export async function signinPage() {
 function finishForm(app, code) {
   mount(
     app,
-    html`<h1>Sign in</h1>
+    html`<h1>${t("Sign in")}</h1>
       <section class="card signin" aria-labelledby="finish-h">
-        <h2 id="finish-h">Finish signing in</h2>
+        <h2 id="finish-h">${t("Finish signing in")}</h2>
         <form id="code-form">
-          <p>You opened the sign-in link we mailed you. It works once, for 15 minutes.</p>
+          <p>${t("You opened the sign-in link we mailed you. It works once, for 15 minutes.")}</p>
           <div class="field">
-            <label for="signin-name">Your name</label>
+            <label for="signin-name">${t("Your name")}</label>
             <input id="signin-name" name="name" maxlength="40" autocomplete="nickname" aria-describedby="signin-name-help" value="${localStorage.getItem(NAME) || ""}">
-            <small id="signin-name-help" class="muted">For a new account: the name others see at your tables (optional).</small>
+            <small id="signin-name-help" class="muted">${t("For a new account: the name others see at your tables (optional).")}</small>
           </div>
-          <button type="submit" class="primary" id="code-send">Sign in</button>
+          <button type="submit" class="primary" id="code-send">${t("Sign in")}</button>
         </form>
-        <p><a href="/signin" id="signin-again">Ask for another link instead</a></p>
+        <p><a href="/signin" id="signin-again">${t("Ask for another link instead")}</a></p>
       </section>`,
   );
   $("#signin-again").onclick = () => sessionStorage.removeItem(CODE);
@@ -318,15 +320,15 @@ function finishForm(app, code) {
     } catch (err) {
       button.disabled = false;
       if (err.status === 429) {
-        notice("Too many tries: wait a minute, then try again.");
+        notice(t("Too many tries: wait a minute, then try again."));
         return;
       }
       if (!err.status || err.status >= 500) {
-        notice(`Not signed in yet (${err.message}): try again in a moment.`);
+        notice(t("Not signed in yet ({reason}): try again in a moment.", { reason: err.message }));
         return;
       }
       sessionStorage.removeItem(CODE);
-      startForm(app, await serverFeatures(), "This sign-in link was used already or has expired. Ask for a new one below.");
+      startForm(app, await serverFeatures(), t("This sign-in link was used already or has expired. Ask for a new one below."));
     }
   };
   $("#signin-name").focus();
@@ -336,32 +338,32 @@ function finishForm(app, code) {
 function startForm(app, features, trouble = "") {
   mount(
     app,
-    html`<h1>Sign in</h1>
+    html`<h1>${t("Sign in")}</h1>
       ${trouble ? html`<p class="trouble" role="alert">${trouble}</p>` : ""}
-      <p class="muted">You can play without an account: seat links keep your seats in this browser. An account keeps them on every device, and lists your games in one place.</p>
+      <p class="muted">${t("You can play without an account: seat links keep your seats in this browser. An account keeps them on every device, and lists your games in one place.")}</p>
       <div class="signin-ways">
         <section class="card signin" aria-labelledby="email-h">
-          <h2 id="email-h">With a link by email</h2>
+          <h2 id="email-h">${t("With a link by email")}</h2>
           <form id="email-form">
             <div class="field">
-              <label for="signin-email">Email address</label>
+              <label for="signin-email">${t("Email address")}</label>
               <input id="signin-email" name="email" type="email" autocomplete="email" required spellcheck="false">
             </div>
             <div class="field">
-              <label for="signin-new-name">Your name</label>
+              <label for="signin-new-name">${t("Your name")}</label>
               <input id="signin-new-name" name="name" maxlength="40" autocomplete="nickname" aria-describedby="signin-new-name-help">
-              <small id="signin-new-name-help" class="muted">Only for a new account (optional): the name others see at your tables.</small>
+              <small id="signin-new-name-help" class="muted">${t("Only for a new account (optional): the name others see at your tables.")}</small>
             </div>
-            <button type="submit" class="primary" id="email-send">Email me a sign-in link</button>
+            <button type="submit" class="primary" id="email-send">${t("Email me a sign-in link")}</button>
           </form>
           <p id="email-sent" role="status"></p>
         </section>
         ${features.passkeys
           ? html`<section class="card signin" aria-labelledby="passkey-h">
-              <h2 id="passkey-h">With a passkey</h2>
-              <p>Once you have added a passkey to your account (from its menu), this device signs you in without a mail.</p>
-              <button type="button" id="passkey-signin" ${passkeysHere() ? "" : "disabled"}>Sign in with a passkey</button>
-              ${passkeysHere() ? "" : html`<p class="muted">This browser has no passkeys.</p>`}
+              <h2 id="passkey-h">${t("With a passkey")}</h2>
+              <p>${t("Once you have added a passkey to your account (from its menu), this device signs you in without a mail.")}</p>
+              <button type="button" id="passkey-signin" ${passkeysHere() ? "" : "disabled"}>${t("Sign in with a passkey")}</button>
+              ${passkeysHere() ? "" : html`<p class="muted">${t("This browser has no passkeys.")}</p>`}
             </section>`
           : ""}
       </div>`,
@@ -379,10 +381,10 @@ function startForm(app, features, trouble = "") {
       await api("/auth/email", { method: "POST", body: { email } });
       // the same words whether or not the address has an account (nothing to learn from it)
       $("#email-sent").textContent =
-        "A sign-in link is on its way to that address. Open it in this browser within 15 minutes; it works once.";
+        t("A sign-in link is on its way to that address. Open it in this browser within 15 minutes; it works once.");
       document.body.dataset.mailSent = "yes";
     } catch (err) {
-      notice(err.status === 429 ? "Too many links asked for: wait a little, then try again." : `No link was sent: ${err.message}`);
+      notice(err.status === 429 ? t("Too many links asked for: wait a little, then try again.") : t("No link was sent: {reason}", { reason: err.message }));
     } finally {
       button.disabled = false;
     }
@@ -395,48 +397,48 @@ function startForm(app, features, trouble = "") {
         signedIn(await passkeySignIn());
       } catch (e) {
         pk.disabled = false;
-        notice(e.status ? `Not signed in: ${e.message}` : passkeyTrouble(e, false));
+        notice(e.status ? t("Not signed in: {reason}", { reason: e.message }) : passkeyTrouble(e, false));
       }
     };
 }
 
 /** Signed in: the account (name, address), its passkeys, its games, signing out. */
 async function accountPage(app, me, features) {
-  document.title = "Chronicle: your account";
+  document.title = t("Chronicle: your account");
   mount(
     app,
-    html`<h1>Your account</h1>
+    html`<h1>${t("Your account")}</h1>
       <div class="signin-ways">
         <section class="card" aria-labelledby="profile-h">
-          <h2 id="profile-h">You</h2>
+          <h2 id="profile-h">${t("You")}</h2>
           <form id="name-form">
             <div class="field">
-              <label for="account-name">Your name</label>
+              <label for="account-name">${t("Your name")}</label>
               <input id="account-name" name="name" maxlength="40" required autocomplete="nickname" value="${me.name || ""}">
-              <button type="submit" id="name-save">Save</button>
+              <button type="submit" id="name-save">${t("Save")}</button>
             </div>
           </form>
-          ${me.email ? html`<p class="muted">Signed in with <span id="account-email">${me.email}</span> (only you see it).</p>` : ""}
-          <p><button type="button" data-account="signout">Sign out</button></p>
+          ${me.email ? html`<p class="muted">${t("Signed in with")} <span id="account-email">${me.email}</span> ${t("(only you see it).")}</p>` : ""}
+          <p><button type="button" data-account="signout">${t("Sign out")}</button></p>
         </section>
         ${features.passkeys
           ? html`<section class="card" aria-labelledby="passkeys-h">
-              <h2 id="passkeys-h">Passkeys</h2>
-              <p>A passkey signs you in on this device (or wherever your password manager keeps it) without a mail.</p>
+              <h2 id="passkeys-h">${t("Passkeys")}</h2>
+              <p>${t("A passkey signs you in on this device (or wherever your password manager keeps it) without a mail.")}</p>
               <p id="passkey-count" aria-live="polite"></p>
-              <button type="button" data-account="passkey">Add a passkey on this device</button>
+              <button type="button" data-account="passkey">${t("Add a passkey on this device")}</button>
             </section>`
           : ""}
         <section class="card" aria-labelledby="push-h" id="push-card">
-          <h2 id="push-h">Notices on this device</h2>
-          <p>Your turn and the end of your games, shown by this browser even when no Chronicle page is open.</p>
+          <h2 id="push-h">${t("Notices on this device")}</h2>
+          <p>${t("Your turn and the end of your games, shown by this browser even when no Chronicle page is open.")}</p>
           <p id="push-state" aria-live="polite"></p>
-          <button type="button" id="push-on">Notify me on this device</button>
-          <button type="button" id="push-off" hidden>Stop notices on this device</button>
+          <button type="button" id="push-on">${t("Notify me on this device")}</button>
+          <button type="button" id="push-off" hidden>${t("Stop notices on this device")}</button>
         </section>
         <section class="card wide" aria-labelledby="account-games-h">
-          <h2 id="account-games-h">My games</h2>
-          <div id="account-games"><p class="muted">Loading…</p></div>
+          <h2 id="account-games-h">${t("My games")}</h2>
+          <div id="account-games"><p class="muted">${t("Loading…")}</p></div>
         </section>
       </div>`,
   );
@@ -447,10 +449,10 @@ async function accountPage(app, me, features) {
     try {
       const r = await api("/me", { method: "PATCH", body: { name } });
       keepSession({ player: { id: me.id, name: (r && r.name) || name } });
-      notice("Your name is saved.", "info");
+      notice(t("Your name is saved."), "info");
       drawMenu();
     } catch (err) {
-      notice(`The name was not saved: ${err.message}`);
+      notice(t("The name was not saved: {reason}", { reason: err.message }));
     }
   };
   countPasskeys();
@@ -479,9 +481,9 @@ async function worker() {
 /** Ask the browser's permission, subscribe with the server's key, keep the subscription at
  *  the server and turn push notices on: the whole of "Notify me on this device". */
 export async function notifyOnThisDevice() {
-  if (!pushSupported()) throw new Error("This browser cannot show notices from a site.");
+  if (!pushSupported()) throw new Error(t("This browser cannot show notices from a site."));
   const permission = await Notification.requestPermission();
-  if (permission !== "granted") throw new Error("The browser was not allowed to show notices: your browser's site settings can allow them.");
+  if (permission !== "granted") throw new Error(t("The browser was not allowed to show notices: your browser's site settings can allow them."));
   const registration = await worker();
   const { public_key: key } = await api("/push/key");
   const wanted = fromB64url(key);
@@ -515,12 +517,12 @@ function drawPush() {
   const off = document.getElementById("push-off");
   if (!state || !on || !off) return;
   if (!pushSupported()) {
-    state.textContent = "This browser cannot show notices from a site.";
+    state.textContent = t("This browser cannot show notices from a site.");
     on.hidden = off.hidden = true;
     return;
   }
   const here = Boolean(localStorage.getItem(PUSH_ID)) && Notification.permission === "granted";
-  state.textContent = here ? "Notices are shown on this device." : Notification.permission === "denied" ? "This browser blocks notices from this site: its site settings can allow them." : "";
+  state.textContent = here ? t("Notices are shown on this device.") : Notification.permission === "denied" ? t("This browser blocks notices from this site: its site settings can allow them.") : "";
   on.hidden = here;
   off.hidden = !here;
 }
@@ -534,9 +536,9 @@ function wirePush() {
     on.disabled = true;
     try {
       await notifyOnThisDevice();
-      notice("Notices will show on this device.", "info");
+      notice(t("Notices will show on this device."), "info");
     } catch (e) {
-      notice(`Notices could not be turned on: ${e.message || e}`);
+      notice(t("Notices could not be turned on: {reason}", { reason: e.message || e }));
     } finally {
       on.disabled = false;
       drawPush();
@@ -546,9 +548,9 @@ function wirePush() {
     off.disabled = true;
     try {
       await stopOnThisDevice();
-      notice("This device shows no more notices.", "info");
+      notice(t("This device shows no more notices."), "info");
     } catch (e) {
-      notice(`Notices could not be stopped: ${e.message || e}`);
+      notice(t("Notices could not be stopped: {reason}", { reason: e.message || e }));
     } finally {
       off.disabled = false;
       drawPush();
@@ -563,7 +565,7 @@ async function countPasskeys() {
   try {
     const r = await api("/me/passkeys");
     const n = ((r && r.passkeys) || []).length;
-    el.textContent = n ? `Your account has ${n === 1 ? "one passkey" : `${n} passkeys`}.` : "Your account has no passkey yet.";
+    el.textContent = n ? tn("Your account has one passkey.", "Your account has {count} passkeys.", n) : t("Your account has no passkey yet.");
   } catch {
     el.textContent = "";
   }
@@ -578,8 +580,8 @@ export async function profilePage() {
   try {
     doc = await api(`/players/${encodeURIComponent(id)}`);
   } catch (e) {
-    document.title = "Chronicle: no such player";
-    mount(app, html`<h1>No such player</h1><p>${e.status === 404 ? "This account does not exist (or was deleted)." : e.message}</p><p><a href="/">To the lobby</a></p>`);
+    document.title = t("Chronicle: no such player");
+    mount(app, html`<h1>${t("No such player")}</h1><p>${e.status === 404 ? t("This account does not exist (or was deleted).") : e.message}</p><p><a href="/">${t("To the lobby")}</a></p>`);
     return;
   }
   document.title = `Chronicle: ${doc.name}`;
@@ -594,12 +596,12 @@ export async function profilePage() {
     app,
     html`<h1 id="profile-name">${doc.name}</h1>
       <section class="card" aria-labelledby="profile-h">
-        <h2 id="profile-h">Public profile</h2>
-        <p id="profile-games">${doc.games === 1 ? "1 game played" : `${doc.games} games played`}</p>
-        <p>${ratings.length ? ratings.map(([k, v]) => html`${k}: ${String(v)} `) : html`<span class="muted">No ratings yet.</span>`}</p>
+        <h2 id="profile-h">${t("Public profile")}</h2>
+        <p id="profile-games">${tn("{count} game played", "{count} games played", doc.games)}</p>
+        <div>${ratings.length ? profileRatings(doc.ratings) : html`<span class="muted">${t("No ratings yet.")}</span>`}</div>
         ${me && me.id !== doc.id
-          ? html`<p><button type="button" id="profile-block" data-blocked="${blocked ? "yes" : "no"}">${blocked ? "Unblock" : "Block"}</button>
-              <span class="muted">A blocked player's chat lines are hidden for you, and they cannot join the tables you create.</span></p>`
+          ? html`<p><button type="button" id="profile-block" data-blocked="${blocked ? "yes" : "no"}">${blocked ? t("Unblock") : t("Block")}</button>
+              <span class="muted">${t("A blocked player's chat lines are hidden for you, and they cannot join the tables you create.")}</span></p>`
           : ""}
       </section>`,
   );
@@ -610,8 +612,8 @@ export async function profilePage() {
       try {
         await api(`/me/blocks/${encodeURIComponent(doc.id)}`, { method: on ? "PUT" : "DELETE" });
         button.dataset.blocked = on ? "yes" : "no";
-        button.textContent = on ? "Unblock" : "Block";
-        notice(on ? `${doc.name} is blocked.` : `${doc.name} is no longer blocked.`, "info");
+        button.textContent = on ? t("Unblock") : t("Block");
+        notice(on ? t("{name} is blocked.", { name: doc.name }) : t("{name} is no longer blocked.", { name: doc.name }), "info");
       } catch (e) {
         notice(e.message);
       }
@@ -620,6 +622,7 @@ export async function profilePage() {
 
 // ---- start ----------------------------------------------------------------------------------
 async function boot() {
+  await ready; // the page's words (i18n.js) before any is drawn
   // the service worker makes the site an installable app and shows pushed notices (sw.js)
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(() => undefined);
   wireActions();

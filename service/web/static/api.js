@@ -9,15 +9,28 @@
 // leans on it (no seat token) also carries the session's CSRF token, which only this origin's
 // pages can read (kept beside the seats in localStorage, shared by the tabs).
 
+import { t } from "./i18n.js";
+
 const BASE = "/api/v1";
 const KEY = "chronicle.v1";
 const SESSION = "chronicle.session"; // {player: {id, name}, csrf} while signed in
 const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const LANG = "chronicle.lang"; // the language menu's choice (i18n.js): the API answers in it
+
+/** The language chosen on this browser, or null (then the browser's own Accept-Language). */
+function chosenLanguage() {
+  try {
+    const lang = localStorage.getItem(LANG);
+    return ["en", "ja", "zh-TW"].includes(lang) ? lang : null;
+  } catch {
+    return null;
+  }
+}
 
 export class ApiError extends Error {
   constructor(status, body) {
     const err = (body && body.error) || {};
-    super(err.message || `HTTP ${status}`);
+    super(err.message || t("The server answered HTTP {status}.", { status: String(status) }));
     this.status = status;
     this.code = err.code || "http_" + status;
     this.details = err.details || {};
@@ -69,6 +82,8 @@ export function retryDelay(res, data, attempt) {
 export async function api(path, { method = "GET", body, token, signal, headers: extra, tries } = {}) {
   /** @type {Record<string, string>} */
   const headers = { Accept: "application/json", ...(extra || {}) };
+  const lang = chosenLanguage();
+  if (lang) headers["Accept-Language"] = lang; // an account's own locale still comes first
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
   const byCookie = !token && WRITES.has(method); // a write the session cookie may speak for

@@ -1,6 +1,7 @@
 // Artus: the round table of 29 seats (values and colour bands turn with the King), every
 // figure, the rings (crowns), the scoring cards and the seat's own hand.
 import { cap, deco, eventWords, lastOf, legalKeys, mark, phaseIn, piece, signed, swatch, tip } from "./common.js";
+import { N_, t, tn } from "./i18n.js";
 import { html, svg } from "./ui.js";
 
 const PLAYER = {
@@ -16,42 +17,45 @@ const ZONE = {
   green: { fill: "#8cc79a", pattern: "" },
 };
 const CARDS = {
-  "K1-5B": "Knight 1-5 ⇄",
-  "K3-6": "Knight 3-6",
-  "K2-5": "Knight 2-5",
-  "K7-9": "Knight 7-9",
-  "K1-3": "Knight 1-3",
-  "K2-4": "Knight 2-4",
-  "K4-7": "Knight 4-7",
-  "K5-8": "Knight 5-8",
-  "M4-8": "King move 4-8 (silver, bronze)",
-  "M1-7S": "King move 1-7 (silver)",
-  "M1-7B": "King move 1-7 (bronze)",
-  "M1-5B": "King move 1-5 ⇄ (silver, bronze)",
-  RS: "Ring (silver)",
-  RB: "Ring (bronze)",
-  RX1: "Ring (silver or bronze)",
-  RX2: "Ring (silver or bronze)",
-  "S-all": "Scoring: all your knights",
-  "S-neg": "Scoring: all your knights, negated",
-  "S-gyr": "Scoring: green + yellow + red (or −15)",
-  "S-carpet": "Scoring: two on the carpet (or −25)",
-  "S-red": "Scoring: three on red (or −50)",
-  "S-choice": "Scoring: your choice",
+  "K1-5B": N_("Knight 1-5 ⇄"),
+  "K3-6": N_("Knight 3-6"),
+  "K2-5": N_("Knight 2-5"),
+  "K7-9": N_("Knight 7-9"),
+  "K1-3": N_("Knight 1-3"),
+  "K2-4": N_("Knight 2-4"),
+  "K4-7": N_("Knight 4-7"),
+  "K5-8": N_("Knight 5-8"),
+  "M4-8": N_("King move 4-8 (silver, bronze)"),
+  "M1-7S": N_("King move 1-7 (silver)"),
+  "M1-7B": N_("King move 1-7 (bronze)"),
+  "M1-5B": N_("King move 1-5 ⇄ (silver, bronze)"),
+  RS: N_("Ring (silver)"),
+  RB: N_("Ring (bronze)"),
+  RX1: N_("Ring (silver or bronze)"),
+  RX2: N_("Ring (silver or bronze)"),
+  "S-all": N_("Scoring: all your knights"),
+  "S-neg": N_("Scoring: all your knights, negated"),
+  "S-gyr": N_("Scoring: green + yellow + red (or −15)"),
+  "S-carpet": N_("Scoring: two on the carpet (or −25)"),
+  "S-red": N_("Scoring: three on red (or −50)"),
+  "S-choice": N_("Scoring: your choice"),
 };
 const N = 29;
 
-export const cardName = (id) => CARDS[id.split("/")[1]] || id;
+export const cardName = (id) => (CARDS[id.split("/")[1]] ? t(CARDS[id.split("/")[1]]) : id);
 const cardColour = (id) => id.split("/")[0];
+/** The colours of the players, the princes and the bands, in the page's language. */
+const COLOURS = { red: N_("red"), yellow: N_("yellow"), green: N_("green"), blue: N_("blue"), silver: N_("silver"), bronze: N_("bronze") };
+export const colourName = (col) => (COLOURS[col] ? t(COLOURS[col]) : col);
 const figColour = (f) => f.split("-")[0];
 const isKnight = (f) => /-k\d+$/.test(f);
 /** A figure in words: "red-k1" is "Red's knight 1", "silver-2" the silver prince 2 (or the
  *  King, while he wears the crown). */
-const princeName = (f) => `the ${f.split("-")[0]} prince ${f.split("-")[1] || ""}`.trim();
-const figName = (f, s) => {
+export const princeName = (f) => t("the {colour} prince {n}", { colour: colourName(f.split("-")[0]), n: f.split("-")[1] || "" }).trim();
+export const figName = (f, s) => {
   if (!f) return "";
-  if (isKnight(f)) return `${cap(figColour(f))}'s knight ${f.split("-k")[1]}`;
-  return s && f === s.king ? `the King (${princeName(f)})` : princeName(f);
+  if (isKnight(f)) return t("{colour}'s knight {n}", { colour: cap(colourName(figColour(f))), n: f.split("-k")[1] });
+  return s && f === s.king ? t("the King ({prince})", { prince: princeName(f) }) : princeName(f);
 };
 const seatOf = (s, f) => s.seats.indexOf(f);
 
@@ -71,7 +75,7 @@ function band(i, r1, r2) {
 function figure(f, s, x, y, moved, legal) {
   if (isKnight(f)) {
     const p = PLAYER[figColour(f)] || { fill: "#6b6b6b", text: "#fff", letter: "?" };
-    const words = `${figName(f, s)}, on seat ${seatOf(s, f)} (${signed(s.values[seatOf(s, f)])})`;
+    const words = t("{figure}, on seat {seat} ({value})", { figure: figName(f, s), seat: String(seatOf(s, f)), value: signed(s.values[seatOf(s, f)]) });
     return svg`<g class="fig knight${mark(moved, "moved")}" ${piece(`fig:${f}`, legal, `${p.letter}${f.split("-k")[1]}: ${words}`)}>${tip(words)}
       <circle cx="${x}" cy="${y}" r="22" class="hit"/>
       <circle cx="${x}" cy="${y}" r="15" fill="${p.fill}" stroke="#111" stroke-width="1.5"/>
@@ -81,7 +85,7 @@ function figure(f, s, x, y, moved, legal) {
   const king = f === s.king;
   const rings = s.rings[f] || 0;
   const fill = silver ? "#d9dde3" : "#c98a4b";
-  const words = `${cap(figName(f, s))}, ${rings} ${rings === 1 ? "ring" : "rings"}, on seat ${seatOf(s, f)}`;
+  const words = tn("{figure}, {count} ring, on seat {seat}", "{figure}, {count} rings, on seat {seat}", rings, { figure: cap(figName(f, s)), seat: String(seatOf(s, f)) });
   const shown = `${silver ? "S" : "B"}${f.slice(-1)}`;
   return svg`<g class="fig prince${king ? " king" : ""}${mark(moved, "moved")}" ${piece(`fig:${f}`, legal, `${shown}: ${words}`)}>${tip(words)}
     <circle cx="${x}" cy="${y}" r="22" class="hit"/>
@@ -121,8 +125,10 @@ function board(s, c) {
     const [fx, fy] = pos(i, 212);
     const [nx, ny] = pos(i, 288);
     const v = s.values[i];
-    const zone = { crown: "the King's seat", red: "red band", yellow: "yellow band", green: "green band" }[s.zones[i]] || "";
-    const words = `Seat ${i}, value ${signed(v)}${zone ? `, ${zone}` : ""}${carpet ? ", on the carpet" : ""}${s.seats[i] ? `: ${figName(s.seats[i], s)}` : ", empty"}`;
+    const zone = ZONES[s.zones[i]] ? t(ZONES[s.zones[i]]) : "";
+    const where = [zone, carpet ? t("on the carpet") : ""].filter(Boolean).map((x) => t(", ") + x).join("");
+    const who = s.seats[i] ? t(": {figure}", { figure: figName(s.seats[i], s) }) : t(", empty");
+    const words = t("Seat {seat}, value {value}", { seat: String(i), value: signed(v) }) + where + who;
     seats.push(svg`<g class="seat${mark(last.seats.has(i))}${mark(last.from.has(i), "last-from")}" data-seat="${i}">
       <path d="${band(i, 242, 282)}" fill="${z.fill}" stroke="#fff" stroke-width="1" ${deco}/>
       ${z.pattern ? svg`<path d="${band(i, 242, 282)}" fill="${z.pattern}" class="pat" ${deco}/>` : ""}
@@ -136,7 +142,7 @@ function board(s, c) {
   const n = c.names;
   const me = c.you;
   const hand = me != null ? s.hand || (s.hands && s.hands[me]) : null;
-  return html`<div class="artus-wrap"><svg viewBox="0 0 600 600" class="artus" role="group" aria-label="the round table">
+  return html`<div class="artus-wrap"><svg viewBox="0 0 600 600" class="artus" role="group" aria-label="${t("the round table")}">
     <defs ${deco}>
       <pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#8a1f17" stroke-width="1.4" opacity=".45"/></pattern>
       <pattern id="dots" width="6" height="6" patternUnits="userSpaceOnUse"><circle cx="3" cy="3" r="1.1" fill="#7a5a00" opacity=".5"/></pattern>
@@ -144,14 +150,14 @@ function board(s, c) {
     <circle cx="300" cy="300" r="240" class="table-top" ${deco}/>
     <circle cx="300" cy="300" r="120" class="plate" ${deco}/>
     ${seats}
-    <text x="300" y="268" text-anchor="middle" class="centre-big">Round ${s.round}/${s.rounds}</text>
-    <text x="300" y="296" text-anchor="middle" class="centre">${s.rules} rules · ${phaseWords(s)}</text>
-    <text x="300" y="322" text-anchor="middle" class="centre">King: ${princeName(s.king)}, seat ${s.king_seat}</text>
-    <text x="300" y="346" text-anchor="middle" class="centre">rings in supply: ${s.ring_supply}</text>
-    ${s.to_act.length ? svg`<text x="300" y="372" text-anchor="middle" class="centre">to act: ${s.to_act.map((x) => n[x]).join(", ")}</text>` : ""}
+    <text x="300" y="268" text-anchor="middle" class="centre-big">${t("Round {round}/{rounds}", { round: s.round, rounds: s.rounds })}</text>
+    <text x="300" y="296" text-anchor="middle" class="centre">${rulesWords(s.rules)} · ${phaseWords(s)}</text>
+    <text x="300" y="322" text-anchor="middle" class="centre">${t("King: {prince}, seat {seat}", { prince: princeName(s.king), seat: String(s.king_seat) })}</text>
+    <text x="300" y="346" text-anchor="middle" class="centre">${t("rings in supply: {n}", { n: s.ring_supply })}</text>
+    ${s.to_act.length ? svg`<text x="300" y="372" text-anchor="middle" class="centre">${t("to act: {names}", { names: s.to_act.map((x) => n[x]).join(t(", ")) })}</text>` : ""}
   </svg>
   ${hand
-    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h2 id="hand-h">Your hand (${hand.length})</h2>${hand.length ? html`<ul class="hand">${handCards(hand, legal)}</ul>` : html`<p class="muted">empty</p>`}${piles(s, c, legal)}</section>`
+    ? html`<section class="artus-hand" aria-labelledby="hand-h"><h2 id="hand-h">${t("Your hand ({count})", { count: hand.length })}</h2>${hand.length ? html`<ul class="hand">${handCards(hand, legal)}</ul>` : html`<p class="muted">${t("empty")}</p>`}${piles(s, c, legal)}</section>`
     : ""}</div>`;
 }
 
@@ -160,21 +166,33 @@ function piles(s, c, legal) {
   const mine = c.you != null && s.piles ? s.piles[c.you] : null;
   if (!mine) return "";
   return html`<ul class="hand artus-piles">${Object.entries(mine).map(([p, k]) => {
-    const shown = `${cap(p)} pile: ${k} ${k === 1 ? "card" : "cards"}`;
-    return html`<li><span class="card-chip pile-chip" ${piece(`pile:${p}`, legal, shown)} title="${`Draw a card from your ${p} pile`}">${shown}</span></li>`;
+    const shown = cap(tn("{pile}: {count} card", "{pile}: {count} cards", k, { pile: pileName(p) }));
+    return html`<li><span class="card-chip pile-chip" ${piece(`pile:${p}`, legal, shown)} title="${t("Draw a card from your {pile}", { pile: pileName(p) })}">${shown}</span></li>`;
   })}</ul>`;
 }
 
-const phaseWords = phaseIn({ placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" });
+const PHASES = { setup: N_("setting up"), placement: N_("placing knights"), play: N_("playing cards"), draw: N_("drawing"), over: N_("over") };
+const phaseWords = (s) => t(phaseIn(PHASES)(s));
+const ZONES = { crown: N_("the King's seat"), red: N_("red band"), yellow: N_("yellow band"), green: N_("green band") };
+const PILES = { knight: N_("knight pile"), king: N_("king pile") };
+const PILE_CARDS = { knight: N_("knight cards"), king: N_("king cards") };
+/** A draw pile's name ("knight pile", "king pile"), in the page's language. */
+export const pileName = (p) => (PILES[p] ? t(PILES[p]) : t("{pile} pile", { pile: p }));
+const RULES = { basic: N_("basic rules"), advanced: N_("advanced rules") };
+/** The rules played ("basic rules"), in the page's language. */
+export const rulesWords = (r) => (RULES[r] ? t(RULES[r]) : t("{rules} rules", { rules: r }));
 
 /** A card in words, for its tooltip: what it does, and whose it is. */
 const CARD_HELP = {
-  K: "move one of your knights that many seats (⇄: either way) and score the seat it leaves",
-  M: "move the King or a prince that many seats; a prince scores the seat he leaves",
-  R: "a ring for a prince: who sits beside him scores",
-  S: "score your knights as the card says",
+  K: N_("Move one of your knights that many seats (⇄: either way) and score the seat it leaves."),
+  M: N_("Move the King or a prince that many seats; a prince scores the seat he leaves."),
+  R: N_("A ring for a prince: who sits beside him scores."),
+  S: N_("Score your knights as the card says."),
 };
-const cardTip = (id) => `${cap(cardColour(id))} card: ${cardName(id)}. ${cap(CARD_HELP[(id.split("/")[1] || "")[0]] || "")}.`;
+const cardTip = (id) => {
+  const help = CARD_HELP[(id.split("/")[1] || "")[0]];
+  return `${t("{colour} card: {card}.", { colour: cap(colourName(cardColour(id))), card: cardName(id) })} ${help ? t(help) : "."}`;
+};
 
 /** Cards as list items; the seat's own hand (``legal``: the keys the legal moves use) keyed,
  *  each card a control when a move plays it.  Its name is its visible text, letter first. */
@@ -192,47 +210,55 @@ function details(s, c) {
   const res = c.view && c.view.result;
   return html`<div class="artus-details">
     <table class="mini">
-      <thead><tr><th>Player</th><th>Colour</th><th>${res ? "Final points" : "Points"}</th><th>Cards in hand</th><th>Piles left</th></tr></thead>
+      <thead><tr><th>${t("Player")}</th><th>${t("Colour")}</th><th>${res ? t("Final points") : t("Points")}</th><th>${t("Cards in hand")}</th><th>${t("Piles left")}</th></tr></thead>
       <tbody>${s.colours.map(
         (col, i) => html`<tr class="${s.to_act.includes(i) ? "acting" : ""}">
-          <td>${c.names[i]}${i === me ? " (you)" : ""}</td>
-          <td>${swatch(col, PLAYER[col].letter)} ${col} (${PLAYER[col].letter})</td>
+          <td>${c.names[i]}${i === me ? t(" (you)") : ""}</td>
+          <td>${swatch(col, PLAYER[col].letter)} ${colourName(col)} (${PLAYER[col].letter})</td>
           <td class="num">${res ? res.scores[i] : s.scores[i]}</td>
           <td class="num">${s.hand_sizes[i]}</td>
-          <td>${Object.entries(s.piles[i]).map(([p, k]) => `${p} cards: ${k}`).join(" · ")}</td></tr>`,
+          <td>${Object.entries(s.piles[i]).map(([p, k]) => t("{cards}: {count}", { cards: PILE_CARDS[p] ? t(PILE_CARDS[p]) : `${p} cards`, count: k })).join(" · ")}</td></tr>`,
       )}</tbody>
     </table>
     ${hands && me == null
-      ? html`<h2>Every hand (revealed)</h2>${hands.map((h, i) => html`<p>${c.names[i]}:</p><ul class="hand">${handCards(h, null)}</ul>`)}`
+      ? html`<h2>${t("Every hand (revealed)")}</h2>${hands.map((h, i) => html`<p>${c.names[i]}:</p><ul class="hand">${handCards(h, null)}</ul>`)}`
       : ""}
     ${s.played.length
-      ? html`<h2>Cards played (${s.played.length})</h2><p class="muted small">latest first</p><ul class="played">${handCards(s.played.slice(-8).reverse(), null)}</ul>`
+      ? html`<h2>${t("Cards played ({count})", { count: s.played.length })}</h2><p class="muted small">${t("latest first")}</p><ul class="played">${handCards(s.played.slice(-8).reverse(), null)}</ul>`
       : ""}
-    <p class="legend"><span class="lg z-red">red −15…−1 (hatched)</span> <span class="lg z-yellow">yellow 0 (dotted)</span> <span class="lg z-green">green +1…+10</span> <span class="lg carpet-lg">carpet seat (ring)</span></p>
+    <p class="legend"><span class="lg z-red">${t("red −15…−1 (hatched)")}</span> <span class="lg z-yellow">${t("yellow 0 (dotted)")}</span> <span class="lg z-green">${t("green +1…+10")}</span> <span class="lg carpet-lg">${t("carpet seat (circled)")}</span></p>
   </div>`;
 }
 
 function describeAction(a, c) {
   const s = c.view.state;
-  if (a.type === "place_knight") return `Place a knight on seat ${a.seat} (${signed(s.values[a.seat])})`;
-  if (a.type === "draw") return `Draw a card from your ${a.pile} pile`;
+  if (a.type === "place_knight") return t("Place a knight on seat {seat} ({value})", { seat: String(a.seat), value: signed(s.values[a.seat]) });
+  if (a.type === "draw") return t("Draw a card from your {pile}", { pile: pileName(a.pile) });
   if (a.type !== "play") return `${a.type.replaceAll("_", " ")}`;
-  const name = cardName(a.card);
-  const dir = a.direction === "ccw" ? " backwards" : "";
-  const seats = (n) => `${n} ${n === 1 ? "seat" : "seats"}`;
+  const card = cardName(a.card);
+  const back = a.direction === "ccw";
+  /** "move <figure> <n> seats[ backwards]" */
+  const move = (f) =>
+    back
+      ? tn("move {figure} {count} seat backwards", "move {figure} {count} seats backwards", a.steps, { figure: figName(f, s) })
+      : tn("move {figure} {count} seat", "move {figure} {count} seats", a.steps, { figure: figName(f, s) });
   if (a.knight && a.steps != null) {
     const from = seatOf(s, a.knight);
-    return `${name}: move ${figName(a.knight, s)} ${seats(a.steps)}${dir} (leaves seat ${from}, scores ${signed(s.values[from])})`;
+    const then = t("(leaves seat {seat}, scores {value})", { seat: String(from), value: signed(s.values[from]) });
+    return t("{card}: {move} {then}", { card, move: move(a.knight), then });
   }
   if (a.option === "move" || (a.figure && a.steps != null)) {
     const from = seatOf(s, a.figure);
-    const pts = a.figure === s.king ? "no score" : `scores ${signed(s.values[from])}`;
-    return `${name}: move ${figName(a.figure, s)} ${seats(a.steps)}${dir} (${pts})`;
+    const then = a.figure === s.king ? t("(no score)") : t("(scores {value})", { value: signed(s.values[from]) });
+    return t("{card}: {move} {then}", { card, move: move(a.figure), then });
   }
-  if (a.prince) return `${name}: a ring for ${figName(a.prince, s)} (scores ${signed(s.values[seatOf(s, a.prince)])})`;
-  if (a.option === "score") return `${name}: score ${figName(a.knight, s)} (${signed(s.values[seatOf(s, a.knight)])})`;
-  if (a.knights) return a.knights.length ? `${name}: score ${a.knights.map((k) => figName(k, s)).join(", ")}` : `${name}: take the penalty`;
-  return `${name}`;
+  if (a.prince) return t("{card}: a ring for {prince} (scores {value})", { card, prince: figName(a.prince, s), value: signed(s.values[seatOf(s, a.prince)]) });
+  if (a.option === "score") return t("{card}: score {knight} ({value})", { card, knight: figName(a.knight, s), value: signed(s.values[seatOf(s, a.knight)]) });
+  if (a.knights)
+    return a.knights.length
+      ? t("{card}: score {knights}", { card, knights: a.knights.map((k) => figName(k, s)).join(t(", ")) })
+      : t("{card}: take the penalty", { card });
+  return `${card}`;
 }
 
 function keysOf(a) {
@@ -252,29 +278,34 @@ function gameEvent(e, c, d, w) {
       const dealt = !sizes.length
         ? ""
         : sizes.every((x) => x === sizes[0])
-          ? ` (${sizes[0]} each)`
-          : ` (${sizes.join(", ")})`;
-      const knights = d.knights_per_player ? `; ${d.knights_per_player} knights each` : "";
-      return `The cards were dealt${dealt}${knights}.`;
+          ? t(" ({count} each)", { count: sizes[0] })
+          : ` (${sizes.join(t(", "))})`;
+      const knights = d.knights_per_player ? t("; {count} knights each", { count: d.knights_per_player }) : "";
+      return t("The cards were dealt{dealt}{knights}.", { dealt, knights });
     }
     case "KnightPlaced":
-      return `${w} placed ${figName(d.knight)} on seat ${d.seat}.`;
+      return t("{who} placed {knight} on seat {seat}.", { who: w, knight: figName(d.knight), seat: String(d.seat) });
     case "CardPlayed": {
       const s = { king: d.king };
       const moves = (d.moves || []).map(
-        (m) => `${figName(m.figure, s)} ${m.displaced ? "was pushed" : "went"} from seat ${m.from} to ${m.to}`,
+        (m) =>
+          m.displaced
+            ? t("{figure} was pushed from seat {from} to {to}", { figure: figName(m.figure, s), from: String(m.from), to: String(m.to) })
+            : t("{figure} went from seat {from} to {to}", { figure: figName(m.figure, s), from: String(m.from), to: String(m.to) }),
       );
-      const bits = [`${w} played ${cardName(d.card)}`];
-      if (moves.length) bits.push(moves.join(", "));
-      for (const [prince, n] of Object.entries(d.rings || {})) bits.push(`${princeName(prince)} now has ${n === 1 ? "1 ring" : `${n} rings`}`);
-      if (d.penalty != null) bits.push(`a penalty of ${d.penalty}`);
-      bits.push(`${signed(d.points || 0)} points`);
-      if (d.crowned) bits.push(`${princeName(d.crowned)} is crowned King`);
-      if (d.table_turned) bits.push("the table turns");
-      return bits.join("; ") + ".";
+      const bits = [t("{who} played {card}", { who: w, card: cardName(d.card) })];
+      if (moves.length) bits.push(moves.join(t(", ")));
+      for (const [prince, n] of Object.entries(d.rings || {})) bits.push(tn("{prince} now has {count} ring", "{prince} now has {count} rings", n, { prince: princeName(prince) }));
+      if (d.penalty != null) bits.push(t("a penalty of {n}", { n: String(d.penalty) }));
+      bits.push(t("{value} points", { value: signed(d.points || 0) }));
+      if (d.crowned) bits.push(t("{prince} is crowned King", { prince: princeName(d.crowned) }));
+      if (d.table_turned) bits.push(t("the table turns"));
+      return t("{list}.", { list: bits.join(t("; ")) });
     }
     case "CardDrawn":
-      return `${w} drew from the ${d.pile} pile${d.card ? ` (${cardName(d.card)})` : ""}.`;
+      return d.card
+        ? t("{who} drew from the {pile} ({card}).", { who: w, pile: pileName(d.pile), card: cardName(d.card) })
+        : t("{who} drew from the {pile}.", { who: w, pile: pileName(d.pile) });
     default:
       return null;
   }
@@ -287,11 +318,13 @@ export default {
   describeAction,
   describeEvent: eventWords(gameEvent),
   keysOf,
-  phase: (s) => `round ${s.round}/${s.rounds}, ${phaseWords(s)}`,
+  phase: (s) => t("round {round}/{rounds}, {phase}", { round: s.round, rounds: s.rounds, phase: phaseWords(s) }),
   scores: (s) => Object.fromEntries(s.scores.map((x, i) => [i, x])),
   seatBadge: (seat, s) => {
     const col = s.colours[seat];
     return col ? swatch(col, PLAYER[col].letter) : "";
   },
-  clickHint: "click a seat, a figure or a card",
+  get clickHint() {
+    return t("click a seat, a figure or a card");
+  },
 };

@@ -1,26 +1,20 @@
 // Artus in words, for the text view (reader.js): whose turn and the round, your hand, the
 // scores, the round table seat by seat (its value, its band, the carpet, who sits there), the
 // King and the princes with their rings, and the cards played.  Only what the view holds.
-import { cardName } from "./artus.js";
+import { cardName, colourName, figName, princeName, rulesWords } from "./artus.js";
+import { N_, t, tn } from "./i18n.js";
 import { html } from "./ui.js";
 import { and, dataTable, list, part } from "./text_parts.js";
 
 const LETTER = { red: "R", yellow: "Y", green: "G", blue: "B" };
-const BAND = { crown: "the King's seat", red: "red", yellow: "yellow", green: "green" };
-const PHASE = { placement: "placing knights", play: "playing cards", draw: "drawing", over: "over" };
+const BAND = { crown: N_("the King's seat"), red: N_("red"), yellow: N_("yellow"), green: N_("green") };
+const PHASE = { placement: N_("placing knights"), play: N_("playing cards"), draw: N_("drawing"), over: N_("over") };
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
-const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `minus ${-x}` : "0");
-
-const isKnight = (f) => /-k\d+$/.test(f);
-const princeName = (f) => `the ${f.split("-")[0]} prince ${f.split("-")[1] || ""}`.trim();
-/** "red-k1": Red's knight 1; "silver-2": the silver prince 2 (the King, while crowned). */
-function figName(f, s) {
-  if (!f) return "";
-  if (isKnight(f)) return `${cap(f.split("-")[0])}'s knight ${f.split("-k")[1]}`;
-  return f === s.king ? `the King (${princeName(f)})` : princeName(f);
-}
+/** A seat's value said in words (a screen reader may skip a minus sign). */
+const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? t("minus {n}", { n: String(-x) }) : "0");
+// figName (artus.js): "red-k1": Red's knight 1; "silver-2": the silver prince 2 (the King, while crowned).
 const cardColour = (id) => id.split("/")[0];
-const cardWords = (id, own) => `${cardName(id)}${cardColour(id) !== own ? ` (${cardColour(id)})` : ""}`;
+const cardWords = (id, own) => `${cardName(id)}${cardColour(id) !== own ? ` (${colourName(cardColour(id))})` : ""}`;
 
 function sections(s, c) {
   const me = c.you;
@@ -31,13 +25,13 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-round",
-      "The round",
+      t("The round"),
       list([
-        `Round ${s.round} of ${s.rounds}, ${PHASE[s.phase] || s.phase}; ${s.rules} rules.`,
-        `The King: ${princeName(s.king)}, on seat ${s.king_seat}.`,
-        `Rings left in the supply: ${s.ring_supply}.`,
-        ...(s.phase === "play" && s.plays_left != null ? [`Cards still to play this turn: ${s.plays_left}.`] : []),
-        ...(s.phase === "draw" && s.draws_left != null ? [`Cards still to draw this turn: ${s.draws_left}.`] : []),
+        t("Round {round} of {rounds}, {phase}; {rules}.", { round: s.round, rounds: s.rounds, phase: PHASE[s.phase] ? t(PHASE[s.phase]) : s.phase, rules: rulesWords(s.rules) }),
+        t("The King: {prince}, on seat {seat}.", { prince: princeName(s.king), seat: String(s.king_seat) }),
+        t("Rings left in the supply: {n}.", { n: s.ring_supply }),
+        ...(s.phase === "play" && s.plays_left != null ? [t("Cards still to play this turn: {n}.", { n: s.plays_left })] : []),
+        ...(s.phase === "draw" && s.draws_left != null ? [t("Cards still to draw this turn: {n}.", { n: s.draws_left })] : []),
       ]),
     ),
   );
@@ -45,21 +39,24 @@ function sections(s, c) {
     parts.push(
       part(
         "reader-hand",
-        `Your hand (${hand.length})`,
-        list(hand.map((id) => cardWords(id, own)), "No cards in your hand."),
+        t("Your hand ({count})", { count: hand.length }),
+        list(
+          hand.map((id) => cardWords(id, own)),
+          t("No cards in your hand."),
+        ),
       ),
     );
   }
   parts.push(
     part(
       "reader-scores",
-      "Scores",
+      t("Scores"),
       dataTable(
-        res ? "Final points, cards in hand and piles left" : "Points, cards in hand and piles left",
-        ["Player", "Colour", res ? "Final points" : "Points", "Cards in hand", "Knight pile", "King pile"],
+        res ? t("Final points, cards in hand and piles left") : t("Points, cards in hand and piles left"),
+        [t("Player"), t("Colour"), res ? t("Final points") : t("Points"), t("Cards in hand"), t("Knight pile"), t("King pile")],
         s.colours.map((col, i) => [
-          `${c.names[i]}${i === me ? " (you)" : ""}`,
-          `${col} (${LETTER[col] || "?"})`,
+          `${c.names[i]}${i === me ? t(" (you)") : ""}`,
+          `${colourName(col)} (${LETTER[col] || "?"})`,
           String(res ? res.scores[i] : s.scores[i]),
           String(s.hand_sizes[i]),
           String((s.piles[i] || {}).knight ?? 0),
@@ -72,8 +69,8 @@ function sections(s, c) {
     parts.push(
       part(
         "reader-hands",
-        "Every hand (revealed)",
-        list(s.hands.map((h, i) => `${c.names[i]}: ${and(h.map((id) => cardWords(id, s.colours[i]))) || "no cards"}`)),
+        t("Every hand (revealed)"),
+        list(s.hands.map((h, i) => `${c.names[i]}: ${and(h.map((id) => cardWords(id, s.colours[i]))) || t("no cards")}`)),
       ),
     );
   }
@@ -81,11 +78,16 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-figures",
-      "The King and the princes",
+      t("The King and the princes"),
       list(
         princes.map((f) => {
           const r = s.rings[f] || 0;
-          return `${cap(figName(f, s))}: ${r} ${r === 1 ? "ring" : "rings"}, on seat ${s.seats.indexOf(f)} (value ${signed(s.values[s.seats.indexOf(f)])}).`;
+          const seat = s.seats.indexOf(f);
+          return tn("{figure}: {count} ring, on seat {seat} (value {value}).", "{figure}: {count} rings, on seat {seat} (value {value}).", r, {
+            figure: cap(figName(f, s)),
+            seat: String(seat),
+            value: signed(s.values[seat]),
+          });
         }),
       ),
     ),
@@ -93,16 +95,16 @@ function sections(s, c) {
   const rows = s.values.map((v, i) => [
     String(i),
     signed(v),
-    `${BAND[s.zones[i]] || s.zones[i]}${s.carpet.includes(i) ? ", carpet" : ""}`,
-    s.seats[i] ? figName(s.seats[i], s) : "empty",
+    `${BAND[s.zones[i]] ? t(BAND[s.zones[i]]) : s.zones[i]}${s.carpet.includes(i) ? t(", carpet") : ""}`,
+    s.seats[i] ? figName(s.seats[i], s) : t("empty"),
   ]);
   parts.push(
     part(
       "reader-board",
-      "The round table, seat by seat",
-      html`<p>Seats run clockwise from 0; a knight scores the value of the seat it leaves.</p>${dataTable(
-        "The 29 seats: value, band and who sits there",
-        ["Seat", "Value", "Band", "Who sits there"],
+      t("The round table, seat by seat"),
+      html`<p>${t("Seats run clockwise from 0; a knight scores the value of the seat it leaves.")}</p>${dataTable(
+        t("The 29 seats: value, band and who sits there"),
+        [t("Seat"), t("Value"), t("Band"), t("Who sits there")],
         rows,
         { cls: "reader-seats" },
       )}`,
@@ -112,7 +114,7 @@ function sections(s, c) {
     parts.push(
       part(
         "reader-played",
-        `Cards played (${s.played.length}), latest first`,
+        t("Cards played ({count}), latest first", { count: s.played.length }),
         list(s.played.slice(-8).reverse().map((id) => cardWords(id, null))),
       ),
     );
@@ -122,9 +124,9 @@ function sections(s, c) {
 
 /** The kinds of move, a group each: placing, drawing, and each card to play. */
 function groupOf(a, s) {
-  if (a.type === "place_knight") return "Place a knight";
-  if (a.type === "draw") return "Draw a card";
-  if (a.type === "play") return `Play ${cardWords(a.card, s.colours[s.seat] || null)}`;
+  if (a.type === "place_knight") return t("Place a knight");
+  if (a.type === "draw") return t("Draw a card");
+  if (a.type === "play") return t("Play {card}", { card: cardWords(a.card, s.colours[s.seat] || null) });
   return cap(a.type.replaceAll("_", " "));
 }
 

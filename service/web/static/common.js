@@ -2,7 +2,8 @@
 // result, seats, clocks) and a plain fallback for any event a renderer does not know
 // (eventWords), a player's colour swatch, the words of a phase, small number words, a seat's
 // name as a player reads it, a tooltip for SVG pieces, and the last move's marks.
-import { html, plural, svg } from "./ui.js";
+import { formatDate, t, tn } from "./i18n.js";
+import { html, svg } from "./ui.js";
 
 // The contract between the pages (table.js, replay.js, reader.js) and a game's renderer and
 // text, written once here so that tsc (tsconfig.json) checks every renderer against it.
@@ -48,26 +49,28 @@ import { html, plural, svg } from "./ui.js";
 /** @param {GameEvent} e
  *  @param {Context} c */
 export function who(e, c) {
-  return e.seat == null ? "The game" : c.names[e.seat] || `Seat ${e.seat + 1}`;
+  return e.seat == null ? t("The game") : c.names[e.seat] || t("Seat {n}", { n: e.seat + 1 });
 }
 
 /** A bot level in words ("mcts-1000" is a search bot, not a word a player reads). */
 export function botWords(bot) {
   const b = String(bot || "");
-  if (b === "random") return "random";
-  if (b === "greedy") return "greedy";
-  if (/^mcts/i.test(b)) return `searching${b.includes(":") ? ", " + b.split(":")[1] : ""}`;
+  if (b === "random") return t("random");
+  if (b === "greedy") return t("greedy");
+  if (/^mcts/i.test(b)) return b.includes(":") ? t("searching, {level}", { level: b.split(":")[1] }) : t("searching");
   return b.replace(/[-_]+/g, " ");
 }
 
 /** A seat's name as the pages show it: "Alice", "Bot (greedy)", "Carol (a greedy bot)". */
 export function seatName(s) {
   if (!s) return "";
-  if (s.open) return `open seat ${s.seat + 1}`;
-  const name = s.name || `Seat ${s.seat + 1}`;
+  if (s.open) return t("open seat {n}", { n: s.seat + 1 });
+  const name = s.name || t("Seat {n}", { n: s.seat + 1 });
   if (!s.bot) return name;
   const level = botWords(s.bot);
-  return /^bot\b/i.test(name) ? `Bot (${level})` : `${name} (a ${level} bot)`;
+  // a bot's default name (the lobby's, in any language) says no more than its level
+  const plain = /^bot\b/i.test(name) || name === t("Bot {level}", { level });
+  return plain ? t("Bot ({level})", { level }) : t("{name} (a {level} bot)", { name, level });
 }
 
 /** The service's own events in words (null: not one of them).
@@ -76,32 +79,43 @@ export function seatName(s) {
  *  @returns {string | null} */
 export function commonEvent(e, c) {
   const d = e.data || {};
-  const n = (s) => c.names[s] || `seat ${Number(s) + 1}`;
+  const n = (s) => c.names[s] || t("seat {n}", { n: Number(s) + 1 });
   switch (e.type) {
     case "GameCreated":
-      return `The table was set: ${(d.players || []).map((p) => p.name || "open seat").join(", ")}.`;
+      return t("The table was set: {players}.", { players: (d.players || []).map((p) => p.name || t("open seat")).join(", ") });
     case "GameFinished": {
       const r = d.result || d;
-      if (r.winners) return `The game is over: ${r.winners.map(n).join(" and ")} ${r.winners.length > 1 ? "share the win" : "wins"}.`;
-      return "The game is over.";
+      if (r.winners) {
+        const names = r.winners.map(n).join(t(" and "));
+        return r.winners.length > 1 ? t("The game is over: {names} share the win.", { names }) : t("The game is over: {names} wins.", { names });
+      }
+      return t("The game is over.");
     }
     case "SeatJoined":
-      return `${d.name} took seat ${d.seat + 1}.`;
+      return t("{name} took seat {n}.", { name: d.name, n: d.seat + 1 });
     case "SeatLeft":
-      return `Seat ${d.seat + 1} is open again.`;
+      return t("Seat {n} is open again.", { n: d.seat + 1 });
     case "SeatClaimed":
-      return `${n(d.seat)} keeps seat ${d.seat + 1} in an account.`;
+      return t("{name} keeps seat {n} in an account.", { name: n(d.seat), n: d.seat + 1 });
     case "TurnTimedOut":
-      return `${n(d.seat)} ran out of time; a bot plays this turn.`;
+      return t("{name} ran out of time; a bot plays this turn.", { name: n(d.seat) });
     case "SeatTakenOver":
-      return `A ${botWords(d.bot)} bot takes over ${n(d.seat)}'s seat.`;
+      return t("A {level} bot takes over {name}'s seat.", { level: botWords(d.bot), name: n(d.seat) });
     case "SeatResigned":
-      return `${n(d.seat)} resigned; a ${botWords(d.bot)} bot plays on.`;
+      return t("{name} resigned; a {level} bot plays on.", { name: n(d.seat), level: botWords(d.bot) });
     case "GameAbandoned":
-      return "The host abandoned the game.";
+      return t("The host abandoned the game.");
+    case "VacationStarted":
+      return t("{name} is on vacation until {until}; their clock stops meanwhile.", { name: n(d.seat), until: formatDate(new Date(d.until)) });
+    case "VacationEnded":
+      return t("{name} is back from vacation; their clock runs again.", { name: n(d.seat) });
+    case "SeatInvited":
+      return t("The host invited a player to seat {n}.", { n: d.seat + 1 });
     default:
       if (e.type === "GameStarted" && d.filled)
-        return `The game started${Object.keys(d.filled).length ? `; bots took ${plural(Object.keys(d.filled).length, "open seat")}` : ""}.`;
+        return Object.keys(d.filled).length
+          ? tn("The game started; bots took {count} open seat.", "The game started; bots took {count} open seats.", Object.keys(d.filled).length)
+          : t("The game started.");
       return null;
   }
 }

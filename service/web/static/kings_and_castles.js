@@ -3,6 +3,7 @@
 // colour's army and household, the bag, and money (exact for the seat's own colours, the last
 // digit for the others, as the tax track shows it).
 import { cap, deco, eventWords, lastOf, legalKeys, mark, phaseIn, piece, swatch, tip } from "./common.js";
+import { N_, t, tn } from "./i18n.js";
 import { html, svg } from "./ui.js";
 
 const COL = {
@@ -12,8 +13,10 @@ const COL = {
   pink: { fill: "#b3427f", text: "#fff", letter: "P" },
   black: { fill: "#222", text: "#fff", letter: "X" },
 };
-const UNIT = { knight: ["K", 3, "knight", "knights"], men_at_arms: ["M", 2, "men at arms", "men at arms"], archers: ["A", 1, "archers", "archers"] };
-const colourWord = (colour) => (colour === "black" ? "enemy" : colour);
+const UNIT = { knight: ["K", 3, N_("knight"), N_("knights")], men_at_arms: ["M", 2, N_("men at arms"), N_("men at arms")], archers: ["A", 1, N_("archers"), N_("archers")] };
+const COLOURS = { green: N_("green"), blue: N_("blue"), teal: N_("teal"), pink: N_("pink"), black: N_("enemy") };
+/** A colour in the page's language (black: the enemy's). */
+export const colourWord = (colour) => (COLOURS[colour] ? t(COLOURS[colour]) : colour);
 const COUNTRY = {
   Scotland: { box: [330, 14, 250, 194] },
   Ireland: { box: [16, 160, 254, 290] },
@@ -57,16 +60,26 @@ const ADJ = [
   ["Poitiers", "Bordeaux"],
 ];
 
+const COUNTRY_NAMES = { England: N_("England"), Scotland: N_("Scotland"), Wales: N_("Wales"), Ireland: N_("Ireland"), France: N_("France") };
+/** A country's name in the page's language (the territories keep their names, as the rules do). */
+export const countryName = (name) => (COUNTRY_NAMES[name] ? t(COUNTRY_NAMES[name]) : name);
 /** A counter id <colour>-<type>-<n> as {colour, type, points, short, name, unit}: ``unit`` is
  *  its kind in words without the colour ("knight (3)"), ``name`` with it ("enemy knight (3)"). */
 export function counter(id) {
   const [colour, type, n] = id.split("-");
   const c = COL[colour] || { letter: "?" };
   const col = colourWord(colour);
-  if (type === "mercenary") return { colour, type, points: +n, short: `${c.letter}$${n}`, unit: `mercenary (${n})`, name: `${col} mercenary (${n})` };
-  if (type === "castle") return { colour, type, points: +n, short: `${c.letter}♜${n}`, unit: `castle (+${n})`, name: `${col} castle (+${n})` };
+  if (type === "mercenary") {
+    const unit = t("mercenary ({n})", { n });
+    return { colour, type, points: +n, short: `${c.letter}$${n}`, unit, name: t("{colour} {unit}", { colour: col, unit }) };
+  }
+  if (type === "castle") {
+    const unit = t("castle (+{n})", { n });
+    return { colour, type, points: +n, short: `${c.letter}♜${n}`, unit, name: t("{colour} {unit}", { colour: col, unit }) };
+  }
   const u = UNIT[type] || ["?", 0, String(type).replaceAll("_", " ")];
-  return { colour, type, points: u[1], short: `${c.letter}${u[0]}`, unit: `${u[2]} (${u[1]})`, name: `${col} ${u[2]} (${u[1]})` };
+  const unit = `${UNIT[type] ? t(u[2]) : u[2]} (${u[1]})`;
+  return { colour, type, points: u[1], short: `${c.letter}${u[0]}`, unit, name: t("{colour} {unit}", { colour: col, unit }) };
 }
 
 /** Counters in words, the same kinds counted: "2 knights, 1 men at arms, enemy archers (1)". */
@@ -79,8 +92,8 @@ export function countersWords(ids, own) {
     groups.set(key, (groups.get(key) || 0) + 1);
   }
   return [...groups]
-    .map(([key, n]) => (UNIT[key] ? `${n} ${n === 1 ? UNIT[key][2] : UNIT[key][3]}` : n > 1 ? `${n} × ${key}` : key))
-    .join(", ");
+    .map(([key, n]) => (UNIT[key] ? t("{count} {units}", { count: n, units: t(n === 1 ? UNIT[key][2] : UNIT[key][3]) }) : n > 1 ? `${n} × ${key}` : key))
+    .join(t(", "));
 }
 
 /** A counter on the map: a named picture (the army's counters, the ones a move picks, are
@@ -124,56 +137,66 @@ function board(s, c) {
     const mandated = s.mandated_country === name;
     const attacked = s.countries_attacked.includes(name);
     return svg`<g><rect x="${x}" y="${y}" width="${w}" height="${h}" rx="18" class="country${mandated ? " mandated" : ""}" ${deco}/>
-      <text x="${x + 12}" y="${y + 20}" class="country-name">${name}${mandated ? " · must be attacked" : ""}${attacked && !mandated ? " · attacked" : ""}</text></g>`;
+      <text x="${x + 12}" y="${y + 20}" class="country-name">${countryName(name)}${mandated ? ` · ${t("must be attacked")}` : ""}${attacked && !mandated ? ` · ${t("attacked")}` : ""}</text></g>`;
   });
   const adj = ADJ.map(([a, b]) => svg`<line x1="${AT[a][0]}" y1="${AT[a][1]}" x2="${AT[b][0]}" y2="${AT[b][1]}" class="adj" ${deco}/>`);
-  const terrs = Object.entries(s.territories).map(([name, t]) => {
+  const terrs = Object.entries(s.territories).map(([name, ter]) => {
     const [x, y] = AT[name] || [0, 0];
     const sym = SYM[name] || "";
-    const words = [sym.includes("P") ? "port" : "", sym.includes("G") ? "gate" : "", sym.includes("F") ? "flag" : ""].filter(Boolean);
+    const words = [sym.includes("P") ? t("port") : "", sym.includes("G") ? t("gate") : "", sym.includes("F") ? t("flag") : ""].filter(Boolean);
     const glyphs = `${sym.includes("P") ? "⚓" : ""}${sym.includes("G") ? "⊓" : ""}${sym.includes("F") ? "⚑" : ""}`;
-    const holder = t.holder ? counter(t.holder) : null;
-    const castle = t.castle ? counter(t.castle) : null;
+    const holder = ter.holder ? counter(ter.holder) : null;
+    const castle = ter.castle ? counter(ter.castle) : null;
     const defence = (holder ? holder.points : 0) + (castle ? castle.points : 0);
-    const about = `${name}, town value ${t.town_value}${holder ? `, held by ${holder.name}, defence ${defence}` : ", empty"}${castle ? `, ${castle.name}` : ""}${words.length ? ", " + words.join(", ") : ""}`;
+    const about = [
+      t("{territory}, town value {value}", { territory: name, value: ter.town_value }),
+      holder ? t("held by {counter}, defence {defence}", { counter: holder.name, defence }) : t("empty"),
+      castle ? castle.name : "",
+      ...words,
+    ].filter(Boolean).join(t(", "));
     return svg`<g class="t${mark(last.terr.has(name))}">
       <rect x="${x - 50}" y="${y - 23}" width="100" height="46" rx="7" class="terr" ${piece(`terr:${name}`, legal, about)}>${tip(about)}</rect>
       <text x="${x - 45}" y="${y - 9}" class="t-name" ${deco}>${name}</text>
-      <text x="${x - 45}" y="${y + 12}" class="t-sym" ${deco}>${"●".repeat(t.town_value)} ${glyphs}</text>
-      ${t.holder ? chip(t.holder, x + 28, y + 8, last.moved.has(t.holder)) : ""}
-      ${castle ? svg`<g class="chip${mark(last.moved.has(t.castle), "moved")}" ${piece(null, null, `+${castle.points}: ${castle.name}`)}>${tip(cap(castle.name))}<rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#6b6b6b" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
+      <text x="${x - 45}" y="${y + 12}" class="t-sym" ${deco}>${"●".repeat(ter.town_value)} ${glyphs}</text>
+      ${ter.holder ? chip(ter.holder, x + 28, y + 8, last.moved.has(ter.holder)) : ""}
+      ${castle ? svg`<g class="chip${mark(last.moved.has(ter.castle), "moved")}" ${piece(null, null, `+${castle.points}: ${castle.name}`)}>${tip(cap(castle.name))}<rect x="${x - 16}" y="${y - 1}" width="22" height="19" rx="2" fill="#6b6b6b" stroke="#111"/><text x="${x - 5}" y="${y + 13}" text-anchor="middle" class="ctr-t" fill="#fff">+${castle.points}</text></g>` : ""}
     </g>`;
   });
   const track = s.track.map((q, i) => {
     const x = 14 + (i % 12) * 73;
     const y = 652 + Math.floor(i / 12) * 78;
     const crown = q.crown ? COL[q.crown] : null;
-    const about = `Square ${q.square}: ${q.king}, bonus ${q.bonus}, attacks ${q.country}${q.crown ? `, ${q.crown} crown${q.turned ? " (turned: that reign is over)" : ""}` : ", no crown"}${q.square === s.square ? ", the current square" : ""}`;
+    const crowned = q.crown ? (q.turned ? t("{colour} crown (turned: that reign is over)", { colour: colourWord(q.crown) }) : t("{colour} crown", { colour: colourWord(q.crown) })) : t("no crown");
+    const about =
+      t("Square {square}: {king}, bonus {bonus}, attacks {country}", { square: q.square, king: q.king, bonus: q.bonus, country: countryName(q.country) }) +
+      t(", ") +
+      crowned +
+      (q.square === s.square ? t(", ") + t("the current square") : "");
     return svg`<g class="sq${mark(last.sq.has(q.square))}">
       <rect x="${x}" y="${y}" width="70" height="72" rx="6" class="track-sq${q.square === s.square ? " current" : ""}${q.turned ? " turned" : ""}" ${piece(`sq:${q.square}`, legal, about)}>${tip(about)}</rect>
       <g ${deco}><text x="${x + 4}" y="${y + 13}" class="tr-b">${q.square}</text>
       <text x="${x + 66}" y="${y + 13}" text-anchor="end" class="tr-t">+${q.bonus}</text>
       <text x="${x + 4}" y="${y + 27}" class="tr-t">${q.king.replace(" (Part ", " ").replace(")", "").slice(0, 14)}</text>
-      <text x="${x + 4}" y="${y + 40}" class="tr-t">${q.country}</text></g>
-      ${crown ? svg`<g class="crown${mark(last.sq.has(q.square), "moved")}" ${piece(null, null, `${crown.letter}: ${q.crown} crown`)}>${tip(`${cap(q.crown)} crown on square ${q.square}`)}<path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
+      <text x="${x + 4}" y="${y + 40}" class="tr-t">${countryName(q.country)}</text></g>
+      ${crown ? svg`<g class="crown${mark(last.sq.has(q.square), "moved")}" ${piece(null, null, `${crown.letter}: ${t("{colour} crown", { colour: colourWord(q.crown) })}`)}>${tip(cap(t("{colour} crown on square {square}", { colour: colourWord(q.crown), square: q.square })))}<path d="M${x + 20} ${y + 66} l0 -14 l8 6 l7 -10 l7 10 l8 -6 l0 14 z" fill="${crown.fill}" stroke="#000" opacity="${q.turned ? 0.45 : 1}"/><text x="${x + 35}" y="${y + 64}" text-anchor="middle" class="ctr-t" fill="${crown.text}">${crown.letter}</text></g>` : ""}
     </g>`;
   });
-  return svg`<svg viewBox="0 0 900 ${H}" class="kc" role="group" aria-label="the map and the succession track">
+  return svg`<svg viewBox="0 0 900 ${H}" class="kc" role="group" aria-label="${t("the map and the succession track")}">
     <rect x="0" y="0" width="900" height="${H}" class="sea" ${deco}/>
     ${countries}${adj}${terrs}
-    <text x="20" y="474" class="country-name">Bag: ${s.bag_size} counters</text>
-    <text x="20" y="492" class="country-name">Destroyed: ${s.destroyed.length}</text>
-    <text x="20" y="514" class="tr-b">${s.king ? `King: ${s.king} (square ${s.square})` : "setting up"}</text>
-    <text x="20" y="600" class="tr-t">Counters: K knight 3, M men at arms 2, A archers 1,</text><text x="20" y="614" class="tr-t">$n mercenary n; letter = colour, X = enemy</text>
-    <text x="20" y="534" class="tr-t">⚓ port, ⊓ gate: where players invade</text><text x="20" y="550" class="tr-t">⚑ flag: where enemies invade · ● town value</text><text x="20" y="566" class="tr-t">grey +n: a castle</text>
-    <text x="14" y="644" class="country-name">Succession track</text>
+    <text x="20" y="474" class="country-name">${t("Bag: {count} counters", { count: s.bag_size })}</text>
+    <text x="20" y="492" class="country-name">${t("Destroyed: {count}", { count: s.destroyed.length })}</text>
+    <text x="20" y="514" class="tr-b">${s.king ? t("King: {king} (square {square})", { king: colourWord(s.king), square: s.square }) : t("setting up")}</text>
+    <text x="20" y="600" class="tr-t">${t("Counters: K knight 3, M men at arms 2, A archers 1,")}</text><text x="20" y="614" class="tr-t">${t("$n mercenary n; letter = colour, X = enemy")}</text>
+    <text x="20" y="534" class="tr-t">${t("⚓ port, ⊓ gate: where players invade")}</text><text x="20" y="550" class="tr-t">${t("⚑ flag: where enemies invade · ● town value")}</text><text x="20" y="566" class="tr-t">${t("grey +n: a castle")}</text>
+    <text x="14" y="644" class="country-name">${t("Succession track")}</text>
     ${track}
   </svg>`;
 }
 
 function money(s, colour) {
-  if (s.money && s.money[colour] != null) return html`<span class="money">${s.money[colour]}</span> <span class="muted">(exact)</span>`;
-  return html`<span class="money">…${s.money_digit[colour]}</span> <span class="muted">(last digit)</span>`;
+  if (s.money && s.money[colour] != null) return html`<span class="money">${s.money[colour]}</span> <span class="muted">${t("(exact)")}</span>`;
+  return html`<span class="money">…${s.money_digit[colour]}</span> <span class="muted">${t("(last digit)")}</span>`;
 }
 
 /** Counters as list items, each a chip with its letters; ``legal`` (the acting colour's army:
@@ -192,34 +215,36 @@ function details(s, c) {
   );
   const legal = legalKeys(c, keysOf, s);
   return html`<div class="kc-details">
-    <p>Phase: <b>${phaseWords(s)}</b>${s.draw_needed ? ` · ${s.draw_needed} counters to draw` : ""}${s.countries_attacked.length ? ` · attacked: ${s.countries_attacked.join(", ")}` : ""}</p>
+    <p>${t("Phase:")} <b>${phaseWords(s)}</b>${s.draw_needed ? ` · ${t("{count} counters to draw", { count: s.draw_needed })}` : ""}${s.countries_attacked.length ? ` · ${t("attacked: {countries}", { countries: s.countries_attacked.map(countryName).join(t(", ")) })}` : ""}</p>
     <div class="kc-cols">${colours.map((col) => {
       const seat = s.seats[col];
       const mine = (s.your_colours || []).includes(col);
       return html`<div class="kc-col${mine ? " mine" : ""}">
-        <h2 class="kc-h">${swatch(col, COL[col].letter)} ${col} · ${c.names[seat]}${mine ? " (you)" : ""}${s.king === col ? " · King" : ""}</h2>
-        <p>Money: ${money(s, col)} · tax markers: ${s.tax_markers[col]}</p>
-        <p class="muted">Army (${(s.armies[col] || []).length})</p>${counters(s.armies[col] || [], s.acting_colour === col ? legal : null)}
-        <p class="muted">Household (${(s.households[col] || []).length})</p>${counters(s.households[col] || [], null)}
+        <h2 class="kc-h">${swatch(col, COL[col].letter)} ${colourWord(col)} · ${c.names[seat]}${mine ? t(" (you)") : ""}${s.king === col ? ` · ${t("King")}` : ""}</h2>
+        <p>${t("Money:")} ${money(s, col)} · ${t("tax markers: {count}", { count: s.tax_markers[col] })}</p>
+        <p class="muted">${t("Army ({count})", { count: (s.armies[col] || []).length })}</p>${counters(s.armies[col] || [], s.acting_colour === col ? legal : null)}
+        <p class="muted">${t("Household ({count})", { count: (s.households[col] || []).length })}</p>${counters(s.households[col] || [], null)}
       </div>`;
     })}</div>
-    <p class="legend">Counters: the colour's letter (G green, B blue, T teal, P pink, X enemy), then K knight (strength 3) · M men at arms (2) · A archers (1) · $n mercenary (n) · ♜n castle (+n). Point at a counter for its name.</p>
+    <p class="legend">${t("Counters: the colour's letter (G green, B blue, T teal, P pink, X enemy), then K knight (strength 3) · M men at arms (2) · A archers (1) · $n mercenary (n) · ♜n castle (+n). Point at a counter for its name.")}</p>
   </div>`;
 }
 
-const phaseWords = phaseIn({
-    forming: "forming armies", crowns: "placing crowns", bonus: "drawing the bonus", occupy_rouen: "occupying Rouen",
-    attacks: "attacks", castles: "castles", tax: "taxation", refill: "refilling the army", over: "over",
-  });
+/** The phases in words (the text view says them too). */
+export const PHASES = {
+  forming: N_("forming armies"), crowns: N_("placing crowns"), bonus: N_("drawing the bonus"), occupy_rouen: N_("occupying Rouen"),
+  attacks: N_("attacks"), castles: N_("castles"), tax: N_("taxation"), refill: N_("refilling the army"), over: N_("over"),
+};
+export const phaseWords = (s) => t(phaseIn(PHASES)(s));
 
 function drawWords(a) {
   const h = a.household || {};
   const parts = [];
-  if (h.knight) parts.push(`${h.knight} ${h.knight > 1 ? "knights" : "knight"}`);
-  if (h.men_at_arms) parts.push(`${h.men_at_arms} men at arms`);
-  if (h.archers) parts.push(`${h.archers} archers`);
-  const home = parts.length ? `${parts.join(", ")} from the household` : "nothing from the household";
-  return `${home}, ${a.bag} from the bag`;
+  if (h.knight) parts.push(t("{count} {units}", { count: h.knight, units: t(h.knight > 1 ? "knights" : "knight") }));
+  if (h.men_at_arms) parts.push(t("{count} {units}", { count: h.men_at_arms, units: t("men at arms") }));
+  if (h.archers) parts.push(t("{count} {units}", { count: h.archers, units: t("archers") }));
+  const home = parts.length ? t("{counters} from the household", { counters: parts.join(t(", ")) }) : t("nothing from the household");
+  return t("{household}, {count} from the bag", { household: home, count: a.bag });
 }
 
 const defenceOf = (t) => (t.holder ? counter(t.holder).points : 0) + (t.castle ? counter(t.castle).points : 0);
@@ -231,30 +256,34 @@ function describeAction(a, c) {
   switch (a.type) {
     case "place_crown": {
       const q = s.track.find((x) => x.square === a.square) || {};
-      return `Place a crown on square ${a.square} (${q.king}, bonus ${q.bonus}, ${q.country})`;
+      return t("Place a crown on square {square} ({king}, bonus {bonus}, {country})", { square: a.square, king: q.king, bonus: q.bonus, country: countryName(q.country) });
     }
     case "draw":
-      return `Draw: ${drawWords(a)}`;
+      return t("Draw: {counters}", { counters: drawWords(a) });
     case "refill":
-      return `Refill: ${drawWords(a)}`;
+      return t("Refill: {counters}", { counters: drawWords(a) });
     case "occupy_rouen":
-      return `Occupy Rouen with ${unit(a.counter)}`;
+      return t("Occupy Rouen with {unit}", { unit: unit(a.counter) });
     case "attack": {
-      const t = s.territories[a.target] || {};
+      const ter = s.territories[a.target] || {};
       const pts = a.counters.reduce((n, id) => n + counter(id).points, 0);
-      const held = t.holder ? `held by ${counter(t.holder).name}${t.castle ? ` and a castle (+${counter(t.castle).points})` : ""}, defence ${defenceOf(t)}` : "empty";
-      return `Attack ${a.target} (${held}) with ${a.counters.map(unit).join(" + ")} = ${pts}`;
+      const held = !ter.holder
+        ? t("empty")
+        : ter.castle
+          ? t("held by {counter} and a castle (+{points}), defence {defence}", { counter: counter(ter.holder).name, points: counter(ter.castle).points, defence: defenceOf(ter) })
+          : t("held by {counter}, defence {defence}", { counter: counter(ter.holder).name, defence: defenceOf(ter) });
+      return t("Attack {territory} ({held}) with {units} = {strength}", { territory: a.target, held, units: a.counters.map(unit).join(" + "), strength: pts });
     }
     case "end_attacks":
-      return "End the attacks";
+      return t("End the attacks");
     case "place_castle":
-      return `Place ${unit(a.counter)} in ${a.territory}`;
+      return t("Place {castle} in {territory}", { castle: unit(a.counter), territory: a.territory });
     case "end_castles":
-      return "Place no more castles";
+      return t("Place no more castles");
     case "tax":
-      return "Collect taxes (spend a tax marker)";
+      return t("Collect taxes (spend a tax marker)");
     case "no_tax":
-      return "Do not collect taxes";
+      return t("Do not collect taxes");
     default:
       return a.type.replaceAll("_", " ");
   }
@@ -262,14 +291,14 @@ function describeAction(a, c) {
 
 /** The kinds of move, for the grouped list (a group per kind, attacks by target). */
 const KINDS = {
-  place_crown: "Crowns", draw: "Draw counters", refill: "Refill the army", occupy_rouen: "Occupy Rouen",
-  attack: "Attacks", end_attacks: "End the attacks", place_castle: "Castles", end_castles: "Castles",
-  tax: "Taxes", no_tax: "Taxes",
+  place_crown: N_("Crowns"), draw: N_("Draw counters"), refill: N_("Refill the army"), occupy_rouen: N_("Occupy Rouen"),
+  attack: N_("Attacks"), end_attacks: N_("End the attacks"), place_castle: N_("Castles"), end_castles: N_("Castles"),
+  tax: N_("Taxes"), no_tax: N_("Taxes"),
 };
 function groupOf(a) {
-  const kind = KINDS[a.type] || cap(a.type.replaceAll("_", " "));
-  if (a.type === "attack") return [kind, `on ${a.target}`];
-  if (a.type === "place_castle") return [kind, `in ${a.territory}`];
+  const kind = KINDS[a.type] ? t(KINDS[a.type]) : cap(a.type.replaceAll("_", " "));
+  if (a.type === "attack") return [kind, t("on {territory}", { territory: a.target })];
+  if (a.type === "place_castle") return [kind, t("in {territory}", { territory: a.territory })];
   return [kind];
 }
 
@@ -285,9 +314,9 @@ function partLabel(key) {
   return counter(id).short;
 }
 function partsSummary(picked, target, s) {
-  const t = (s.territories || {})[target] || {};
+  const ter = (s.territories || {})[target] || {};
   const pts = picked.reduce((n, k) => n + counter(k.replace(/^ctr:/, "")).points, 0);
-  return `strength ${pts} against defence ${defenceOf(t)}`;
+  return t("strength {strength} against defence {defence}", { strength: pts, defence: defenceOf(ter) });
 }
 
 function keysOf(a) {
@@ -302,42 +331,47 @@ function keysOf(a) {
 }
 
 function gameEvent(e, c, d, w) {
-  const by = d.colour ? `${w}, with ${d.colour},` : w;
+  const by = d.colour ? t("{who}, with {colour},", { who: w, colour: colourWord(d.colour) }) : w;
   switch (e.type) {
     case "EnemiesPlaced":
-      return `Enemy units were placed in ${Object.keys(d.placements || {}).length} territories.`;
+      return tn("Enemy units were placed in {count} territory.", "Enemy units were placed in {count} territories.", Object.keys(d.placements || {}).length);
     case "CountersDrawn": {
-      const home = (d.household || []).length ? `${countersWords(d.household, d.colour)} from the household` : "nothing from the household";
-      const bag = d.bag && d.bag.length ? ` and ${countersWords(d.bag, d.colour)} from the bag` : "";
-      const back = d.returned && d.returned.length ? `; ${d.returned.length} destroyed counters went back into the bag` : "";
-      return `${by} drew ${home}${bag}${back}.`;
+      const home = (d.household || []).length ? t("{counters} from the household", { counters: countersWords(d.household, d.colour) }) : t("nothing from the household");
+      const bag = d.bag && d.bag.length ? t(" and {counters} from the bag", { counters: countersWords(d.bag, d.colour) }) : "";
+      const back = d.returned && d.returned.length ? t("; {count} destroyed counters went back into the bag", { count: d.returned.length }) : "";
+      return t("{who} drew {household}{bag}{back}.", { who: by, household: home, bag, back });
     }
     case "BagRefilled":
-      return `The bag was empty: ${(d.returned || []).length} destroyed counters went back into it.`;
+      return t("The bag was empty: {count} destroyed counters went back into it.", { count: (d.returned || []).length });
     case "CrownPlaced":
-      return `${w} placed a ${d.colour} crown on square ${d.square}.`;
+      return t("{who} placed a {colour} crown on square {square}.", { who: w, colour: colourWord(d.colour), square: d.square });
     case "RouenOccupied":
-      return `${by} occupied Rouen with ${counter(d.counter).unit}.`;
+      return t("{who} occupied Rouen with {unit}.", { who: by, unit: counter(d.counter).unit });
     case "TerritoryCaptured": {
-      const att = d.attacker && d.attacker !== d.colour ? ` (${d.attacker}'s army)` : "";
-      return `${by} took ${d.target} from ${counter(d.defender).name}${d.castle ? ` and its castle` : ""} with ${countersWords(d.counters, d.attacker || d.colour)}${att}; the ${counter(d.stays).name} stays there.`;
+      const att = d.attacker && d.attacker !== d.colour ? t(" ({colour}'s army)", { colour: colourWord(d.attacker) }) : "";
+      const args = { who: by, territory: d.target, defender: counter(d.defender).name, units: countersWords(d.counters, d.attacker || d.colour), army: att, stays: counter(d.stays).name };
+      return d.castle
+        ? t("{who} took {territory} from {defender} and its castle with {units}{army}; the {stays} stays there.", args)
+        : t("{who} took {territory} from {defender} with {units}{army}; the {stays} stays there.", args);
     }
     case "AttacksEnded":
-      return `${w} ended the attacks.`;
+      return t("{who} ended the attacks.", { who: w });
     case "CastlePlaced":
-      return `${by} placed a castle (+${counter(d.counter).points}) in ${d.territory}.`;
+      return t("{who} placed a castle (+{points}) in {territory}.", { who: by, points: counter(d.counter).points, territory: d.territory });
     case "CastlesEnded":
-      return `${w} placed no more castles.`;
+      return t("{who} placed no more castles.", { who: w });
     case "TaxDeclined":
-      return `${w} did not collect taxes.`;
+      return t("{who} did not collect taxes.", { who: w });
     case "TaxCollected": {
-      const amounts = Object.entries(d.amounts || {}).map(([col, n]) => `${col} +${n}`);
-      return `${by} collected taxes${amounts.length ? ` (${amounts.join(", ")})` : ""}; the tax track moved.`;
+      const amounts = Object.entries(d.amounts || {}).map(([col, n]) => `${colourWord(col)} +${n}`);
+      return amounts.length
+        ? t("{who} collected taxes ({amounts}); the tax track moved.", { who: by, amounts: amounts.join(t(", ")) })
+        : t("{who} collected taxes; the tax track moved.", { who: by });
     }
     case "TurnEnded":
-      return `Square ${d.square} is over${d.next ? `; square ${d.next} begins` : ""}.`;
+      return d.next ? t("Square {square} is over; square {next} begins.", { square: d.square, next: d.next }) : t("Square {square} is over.", { square: d.square });
     case "FinalTaxCollected":
-      return `Final taxation: ${Object.entries(d.money || {}).map(([col, m]) => `${col} ${m}`).join(", ")}.`;
+      return t("Final taxation: {money}.", { money: Object.entries(d.money || {}).map(([col, m]) => `${colourWord(col)} ${m}`).join(t(", ")) });
     default:
       return null;
   }
@@ -360,21 +394,25 @@ export default {
     const money = (res.details && res.details.money_by_colour) || {};
     const seats = (c.view.state && c.view.state.seats) || {};
     return {
-      columns: ["Money by colour", "Total money"],
+      columns: [t("Money by colour"), t("Total money")],
       row: (seat) => [
         Object.entries(money)
           .filter(([col]) => seats[col] === seat)
-          .map(([col, m]) => `${col} ${m}`)
-          .join(" + ") || "none",
+          .map(([col, m]) => `${colourWord(col)} ${m}`)
+          .join(" + ") || t("none"),
         res.scores[seat],
       ],
     };
   },
-  resultUnit: "money",
-  phase: (s) => (s.square ? `square ${s.square}/${s.last_square}, ${phaseWords(s)}` : phaseWords(s)),
+  get resultUnit() {
+    return t("money");
+  },
+  phase: (s) => (s.square ? t("square {square}/{last}, {phase}", { square: s.square, last: s.last_square, phase: phaseWords(s) }) : phaseWords(s)),
   seatBadge: (seat, s) =>
     Object.entries(s.seats)
       .filter(([, x]) => x === seat)
       .map(([col]) => swatch(col, COL[col].letter)),
-  clickHint: "click a territory, a counter or a track square",
+  get clickHint() {
+    return t("click a territory, a counter or a track square");
+  },
 };

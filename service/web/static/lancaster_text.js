@@ -2,34 +2,24 @@
 // screen and knights (your hand), every player's public track (the scores: power), the nine
 // counties, the conflicts, parliament (the laws in force, under debate, the vote: your own
 // secret vote only, the others' once revealed) and every castle.  Only what the view holds.
-import { knightColour, LAWS, SPACES } from "./lancaster.js";
+import { colourName, favourWords, knightColour, lawText, PHASES, rewardWord, SPACES, spaceWords, voteWord } from "./lancaster.js";
+import { N_, t, tn } from "./i18n.js";
 import { html } from "./ui.js";
 import { and, dataTable, list, part } from "./text_parts.js";
 
 const LETTER = { red: "R", blue: "B", green: "G", yellow: "Y", purple: "P" };
-const SPACE = {
-  treasury: "treasury", squire_hall: "squire hall", council: "council", barracks: "barracks",
-  training_yard: "training yard", chapel: "chapel",
-};
-const PHASE = {
-  start: "building the first extension", placement: "placing knights", vote: "parliament votes",
-  laws: "laws take effect", counties: "county rewards", castle: "castle rewards", conflicts: "conflicts", over: "over",
-};
-const REWARD = {
-  gold: "gold", squires: "squires", vote_markers: "vote markers", markers: "vote markers", power: "power",
-  new_knight: "new knight", upgrade: "knight upgrade", extension: "extension", pay_squires: "squires paid",
-};
-const FAVOUR = { upgrade: "upgrade a knight", goods: "2 gold or squires", noble: "a noble" };
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 const words = (id) => String(id).replaceAll("_", " ");
 const strength = (k) => Number(k.split("-")[1][0]);
-const NTH = { b: " (second)", c: " (third)" };
+const NTH = { b: N_("{colour}'s knight of strength {strength} (second)"), c: N_("{colour}'s knight of strength {strength} (third)") };
 /** "red-2b": Red's knight of strength 2 (second): there are two. */
-const kName = (k) => `${cap(knightColour(k))}'s knight of strength ${strength(k)}${NTH[k.split("-")[1].slice(1)] || ""}`;
-const knights = (ks) => (ks || []).map(kName).join("; ") || "none";
-const reward = (r) => and(Object.entries(r || {}).map(([k, v]) => `${v} ${REWARD[k] || words(k)}`)) || "nothing";
-const lawName = (id) => `Law ${String(id).replace(/^L/, "")}`;
-const law = (id) => `${lawName(id)}: ${LAWS[id] || ""}`;
+const kName = (k) =>
+  t(NTH[k.split("-")[1].slice(1)] || N_("{colour}'s knight of strength {strength}"), { colour: cap(colourName(knightColour(k))), strength: String(strength(k)) });
+const knights = (ks) => (ks || []).map(kName).join(t("; ")) || t("none");
+const reward = (r) => and(Object.entries(r || {}).map(([k, v]) => t("{count} {reward}", { count: v, reward: rewardWord(k) }))) || t("nothing");
+const lawName = (id) => t("Law {n}", { n: String(id).replace(/^L/, "") });
+const law = (id) => `${lawName(id)}: ${lawText(id)}`;
+const phase = (s) => (PHASES[s.phase] ? t(PHASES[s.phase]) : words(s.phase));
 
 function sections(s, c) {
   const me = c.you;
@@ -40,32 +30,35 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-round",
-      "The round",
+      t("The round"),
       list([
-        `Round ${s.round} of 5: ${PHASE[s.phase] || words(s.phase)}.`,
-        `Start player: ${c.names[s.start]}; order: ${s.order.map((x) => c.names[x]).join(", then ")}.`,
-        `The King's favour face up: ${and(s.favour.face_up.map((t) => FAVOUR[String(t).split("-")[0]] || words(t))) || "none"}.`,
-        ...(s.pending && s.pending.law ? [`Now: ${words(s.pending.kind || "")} on ${lawName(s.pending.law).toLowerCase()}.`] : []),
-        ...(s.prisoners.length ? [`Prisoners: ${knights(s.prisoners)}.`] : []),
+        t("Round {round} of 5: {phase}.", { round: s.round, phase: phase(s) }),
+        t("Start player: {name}; order: {names}.", { name: c.names[s.start], names: s.order.map((x) => c.names[x]).join(t(", then ")) }),
+        t("The King's favour face up: {tiles}.", { tiles: and(s.favour.face_up.map(favourWords)) || t("none") }),
+        ...(s.pending && s.pending.law ? [t("Now: {kind} on {law}.", { kind: words(s.pending.kind || ""), law: lawName(s.pending.law).toLowerCase() })] : []),
+        ...(s.prisoners.length ? [t("Prisoners: {knights}.", { knights: knights(s.prisoners) })] : []),
       ]),
     ),
   );
   if (mine) {
-    const screen = mine.gold != null ? `${mine.gold} gold and ${mine.squires} squires` : "hidden";
+    const screen = mine.gold != null ? t("{gold} gold and {squires} squires", { gold: mine.gold, squires: mine.squires }) : t("hidden");
     parts.push(
       part(
         "reader-hand",
-        "Your screen and knights",
+        t("Your screen and knights"),
         list([
-          `Behind your screen: ${screen}.`,
-          `Vote markers: ${mine.markers}.`,
-          `Your court (knights ready to send): ${knights(mine.knights.court)}.`,
-          `Your reserve: ${knights(mine.knights.reserve)}.`,
+          t("Behind your screen: {screen}.", { screen }),
+          t("Vote markers: {count}.", { count: mine.markers }),
+          t("Your court (knights ready to send): {knights}.", { knights: knights(mine.knights.court) }),
+          t("Your reserve: {knights}.", { knights: knights(mine.knights.reserve) }),
           ...(mine.ally_knights
-            ? [`Your ally ${mine.ally}'s court: ${knights(mine.ally_knights.court)}.`, `Your ally's reserve: ${knights(mine.ally_knights.reserve)}.`]
+            ? [
+                t("Your ally {colour}'s court: {knights}.", { colour: colourName(mine.ally), knights: knights(mine.ally_knights.court) }),
+                t("Your ally's reserve: {knights}.", { knights: knights(mine.ally_knights.reserve) }),
+              ]
             : []),
-          `Extensions built: ${and(mine.extensions.map((x) => SPACE[x] || words(x))) || "none"}; ${mine.extension_pile} left to build.`,
-          `Nobles at your table: ${and(mine.nobles.map(county)) || "none"}.`,
+          t("Extensions built: {spaces}; {count} left to build.", { spaces: and(mine.extensions.map(spaceWords)) || t("none"), count: mine.extension_pile }),
+          t("Nobles at your table: {nobles}.", { nobles: and(mine.nobles.map(county)) || t("none") }),
         ]),
       ),
     );
@@ -73,19 +66,19 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-scores",
-      res ? "Scores: final points" : "Scores: power",
+      res ? t("Scores: final points") : t("Scores: power"),
       dataTable(
-        "Each player's power, vote markers, screen, nobles and extensions",
-        ["Player", "Colour", res ? "Final points" : "Power", "Vote markers", "Gold", "Squires", "Nobles", "Extensions"],
+        t("Each player's power, vote markers, screen, nobles and extensions"),
+        [t("Player"), t("Colour"), res ? t("Final points") : t("Power"), t("Vote markers"), t("Gold"), t("Squires"), t("Nobles"), t("Extensions")],
         s.players.map((p) => [
-          `${c.names[p.seat]}${p.seat === me ? " (you)" : ""}`,
-          `${p.colour} (${LETTER[p.colour] || "?"})${p.ally ? `, ally ${p.ally}` : ""}`,
-          res ? `${res.scores[p.seat]} (power ${p.power})` : String(p.power),
+          `${c.names[p.seat]}${p.seat === me ? t(" (you)") : ""}`,
+          `${colourName(p.colour)} (${LETTER[p.colour] || "?"})${p.ally ? t(", ally {colour}", { colour: colourName(p.ally) }) : ""}`,
+          res ? t("{points} (power {power})", { points: String(res.scores[p.seat]), power: String(p.power) }) : String(p.power),
           String(p.markers),
-          p.gold != null ? String(p.gold) : "hidden",
-          p.squires != null ? String(p.squires) : "hidden",
-          and(p.nobles.map(county)) || "none",
-          p.extensions.length ? `${p.extensions.length} (${and(p.extensions.map((x) => SPACE[x] || words(x)))})` : "none",
+          p.gold != null ? String(p.gold) : t("hidden"),
+          p.squires != null ? String(p.squires) : t("hidden"),
+          and(p.nobles.map(county)) || t("none"),
+          p.extensions.length ? `${p.extensions.length} (${and(p.extensions.map(spaceWords))})` : t("none"),
         ]),
       ),
     ),
@@ -93,22 +86,23 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-others",
-      "Every player's knights",
+      t("Every player's knights"),
       list(
-        s.players.map(
-          (p) =>
-            `${c.names[p.seat]}${p.seat === me ? " (you)" : ""}: court ${knights(p.knights.court)}; reserve ${knights(p.knights.reserve)}${p.ally_knights ? `; ally court ${knights(p.ally_knights.court)}; ally reserve ${knights(p.ally_knights.reserve)}` : ""}.`,
-        ),
+        s.players.map((p) => {
+          const own = t("court {court}; reserve {reserve}", { court: knights(p.knights.court), reserve: knights(p.knights.reserve) });
+          const ally = p.ally_knights ? t("; ally court {court}; ally reserve {reserve}", { court: knights(p.ally_knights.court), reserve: knights(p.ally_knights.reserve) }) : "";
+          return `${c.names[p.seat]}${p.seat === me ? t(" (you)") : ""}: ${own}${ally}${t(".")}`;
+        }),
       ),
     ),
   );
   parts.push(
     part(
       "reader-board",
-      "The counties",
+      t("The counties"),
       dataTable(
-        "The nine counties: the strength a knight needs, the reward, nobles left and who holds it",
-        ["County", "Needs strength", "Reward", "Nobles left", "Held by"],
+        t("The nine counties: the strength a knight needs, the reward, nobles left and who holds it"),
+        [t("County"), t("Needs strength"), t("Reward"), t("Nobles left"), t("Held by")],
         Object.keys(s.counties).map((L) => {
           const ct = s.counties[L];
           const occ = ct.occupant;
@@ -117,7 +111,7 @@ function sections(s, c) {
             String(ct.min),
             reward(ct.reward),
             String(ct.nobles_left),
-            occ ? `${kName(occ.knight)}${occ.squires ? ` with ${occ.squires} ${occ.squires === 1 ? "squire" : "squires"}` : ""}` : "nobody",
+            occ ? (occ.squires ? tn("{knight} with {count} squire", "{knight} with {count} squires", occ.squires, { knight: kName(occ.knight) }) : kName(occ.knight)) : t("nobody"),
           ];
         }),
       ),
@@ -127,35 +121,43 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-conflicts",
-      `The conflicts (${s.conflicts.deck} left in the deck)`,
+      t("The conflicts ({count} left in the deck)", { count: s.conflicts.deck }),
       cfs.length
         ? dataTable(
-            "Each conflict: France's strength, England's, the power of each space and its knights",
-            ["Conflict", "France", "England", "Power for spaces 1, 2, 3", "Knights"],
+            t("Each conflict: France's strength, England's, the power of each space and its knights"),
+            [t("Conflict"), t("France"), t("England"), t("Power for spaces 1, 2, 3"), t("Knights")],
             cfs.map(([cf, row]) => [
-              `Conflict ${cf.n} (${row} row)`,
+              row === "upper" ? t("Conflict {n} (upper row)", { n: cf.n }) : t("Conflict {n} (lower row)", { n: cf.n }),
               String(cf.france),
               String(cf.strengths.reduce((a, b) => a + b, 0)),
-              cf.power.join(", "),
-              cf.spaces.map((stack, i) => `space ${i + 1}: ${knights(stack)}`).join("; ") || "none",
+              cf.power.join(t(", ")),
+              cf.spaces.map((stack, i) => t("space {n}: {knights}", { n: i + 1, knights: knights(stack) })).join(t("; ")) || t("none"),
             ]),
           )
-        : html`<p>No conflicts on the board.</p>`,
+        : html`<p>${t("No conflicts on the board.")}</p>`,
     ),
   );
   const vote = s.vote;
   const voteLines = [];
   if (vote) {
-    voteLines.push(`The vote on ${lawName(vote.law).toLowerCase()}: ${vote.committed.length ? `${and(vote.committed.map((x) => c.names[x]))} ${vote.committed.length === 1 ? "has" : "have"} voted` : "nobody has voted yet"}.`);
-    if (vote.mine) voteLines.push(`Your secret vote: ${vote.mine.tile} with ${vote.mine.markers} ${vote.mine.markers === 1 ? "marker" : "markers"}.`);
-    if (vote.votes) for (const [x, v] of Object.entries(vote.votes)) voteLines.push(`${c.names[x]} voted ${v.tile} with ${v.markers} ${v.markers === 1 ? "marker" : "markers"}.`);
+    const on = lawName(vote.law).toLowerCase();
+    const who = and(vote.committed.map((x) => c.names[x]));
+    voteLines.push(
+      vote.committed.length
+        ? tn("The vote on {law}: {names} has voted.", "The vote on {law}: {names} have voted.", vote.committed.length, { law: on, names: who })
+        : t("The vote on {law}: nobody has voted yet.", { law: on }),
+    );
+    if (vote.mine) voteLines.push(tn("Your secret vote: {tile} with {count} marker.", "Your secret vote: {tile} with {count} markers.", vote.mine.markers, { tile: voteWord(vote.mine.tile) }));
+    if (vote.votes)
+      for (const [x, v] of Object.entries(vote.votes))
+        voteLines.push(tn("{name} voted {tile} with {count} marker.", "{name} voted {tile} with {count} markers.", v.markers, { name: c.names[x], tile: voteWord(v.tile) }));
   }
   parts.push(
     part(
       "reader-parliament",
-      "Parliament",
-      html`${part("reader-laws-now", "Laws in force", list(s.laws.current.map(law)), 4)}
-        ${part("reader-laws-debate", "Laws under debate", list(s.laws.debate.map(law)), 4)}
+      t("Parliament"),
+      html`${part("reader-laws-now", t("Laws in force"), list(s.laws.current.map(law)), 4)}
+        ${part("reader-laws-debate", t("Laws under debate"), list(s.laws.debate.map(law)), 4)}
         ${voteLines.length ? list(voteLines) : ""}`,
     ),
   );
@@ -163,19 +165,19 @@ function sections(s, c) {
   parts.push(
     part(
       "reader-castles",
-      "The castles",
+      t("The castles"),
       dataTable(
-        "Each castle's six spaces: the knight there, and the extensions built",
-        ["Castle", ...SPACES.map((sp) => SPACE[sp])],
+        t("Each castle's six spaces: the knight there, and the extensions built"),
+        [t("Castle"), ...SPACES.map(spaceWords)],
         colours.map((col) => {
           const owner = s.players.find((p) => p.colour === col || p.ally === col);
           const built = owner && owner.colour === col ? owner.extensions : [];
           return [
-            `${cap(col)}${owner ? ` (${c.names[owner.seat]}${owner.ally === col ? "'s ally" : ""})` : ""}`,
+            `${cap(colourName(col))}${owner ? ` (${owner.ally === col ? t("{name}'s ally", { name: c.names[owner.seat] }) : c.names[owner.seat]})` : ""}`,
             ...SPACES.map((sp) => {
               const k = (s.castles[col] || {})[sp];
-              const bits = [k ? kName(k) : "", built.includes(sp) ? "extension" : ""].filter(Boolean);
-              return bits.join("; ") || "empty";
+              const bits = [k ? kName(k) : "", built.includes(sp) ? t("extension") : ""].filter(Boolean);
+              return bits.join(t("; ")) || t("empty");
             }),
           ];
         }),
@@ -188,21 +190,21 @@ function sections(s, c) {
 
 /** The kinds of move, a group each. */
 const KINDS = {
-  build_start_extension: "Your first extension",
-  place_county: "Send a knight to a county",
-  place_castle: "Put a knight in your castle",
-  place_conflict: "Send a knight to a conflict",
-  take_favour: "The King's favour",
-  vote: "Vote, in secret",
-  county_reward: "County rewards",
-  choose_start_player: "The start player",
-  castle_reward: "Castle rewards",
-  ransom: "Ransom",
-  upgrade: "Upgrade a knight",
-  buy: "Buy",
-  pass: "Pass",
+  build_start_extension: N_("Your first extension"),
+  place_county: N_("Send a knight to a county"),
+  place_castle: N_("Put a knight in your castle"),
+  place_conflict: N_("Send a knight to a conflict"),
+  take_favour: N_("The King's favour"),
+  vote: N_("Vote, in secret"),
+  county_reward: N_("County rewards"),
+  choose_start_player: N_("The start player"),
+  castle_reward: N_("Castle rewards"),
+  ransom: N_("Ransom"),
+  upgrade: N_("Upgrade a knight"),
+  buy: N_("Buy"),
+  pass: N_("Pass"),
 };
-const groupOf = (a) => KINDS[a.type] || cap(words(a.type));
+const groupOf = (a) => (KINDS[a.type] ? t(KINDS[a.type]) : cap(words(a.type)));
 
 /** @type {import("./common.js").TextView} */
 export default { sections, groupOf };

@@ -14,15 +14,25 @@ import {
 } from "./api.js";
 import { accountGames, claimRefusal, claimSeat, drawAccountGames, signinHref, whoAmI } from "./account.js";
 import { GAME_NAMES } from "./games.js";
+import { leaderboards, markMoves, ratedMark } from "./ratings.js";
 import { rulesHref } from "./rules.js";
-import { $, $$, copy, html, mount, notice, plural, seedChosenNote } from "./ui.js";
+import { N_, t, tn } from "./i18n.js";
+import { $, $$, copy, html, mount, notice, seedChosenNote } from "./ui.js";
+
+// Words the templates use where pybabel's JavaScript lexer does not see them (inside a
+// quoted attribute, or after one in a nested template): listed here for the catalogue.
+export const MORE_WORDS = [
+  N_("Player {n}"),
+  N_("unreachable"),
+  N_("forget this game"),
+];
 
 const TURN_TIMES = [
-  ["", "no clock"],
-  ["PT2M", "2 minutes a turn"],
-  ["PT1H", "1 hour a turn"],
-  ["P1D", "1 day a turn"],
-  ["P3D", "3 days a turn"],
+  ["", N_("no clock")],
+  ["PT2M", N_("2 minutes a turn")],
+  ["PT1H", N_("1 hour a turn")],
+  ["P1D", N_("1 day a turn")],
+  ["P3D", N_("3 days a turn")],
 ];
 
 const SEAT_NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"];
@@ -31,45 +41,49 @@ let catalog = null;
 let features = {};
 
 export async function lobby() {
-  document.title = "Chronicle: lobby";
+  document.title = t("Chronicle: lobby");
   const app = $("#app");
   [catalog, features] = await Promise.all([api("/catalog"), serverFeatures()]);
   mount(
     app,
-    html`<h1>Lobby</h1>
+    html`<h1>${t("Lobby")}</h1>
       <div class="lobby">
         <section class="card" aria-labelledby="new-h">
-          <h2 id="new-h">New table</h2>
+          <h2 id="new-h">${t("New table")}</h2>
           <form id="create" autocomplete="off"></form>
           <div id="created" aria-live="polite"></div>
         </section>
         <section class="card" aria-labelledby="mine-h">
-          <h2 id="mine-h" tabindex="-1">My games</h2>
+          <h2 id="mine-h" tabindex="-1">${t("My games")}</h2>
           <div id="account-mine" hidden>
             <div class="mine-filter">
-              <label for="mine-status">Show</label>
+              <label for="mine-status">${t("Show")}</label>
               <select id="mine-status">
-                <option value="">every game</option>
-                <option value="active">games being played</option>
-                <option value="waiting">tables waiting for players</option>
-                <option value="finished">finished games</option>
+                <option value="">${t("every game")}</option>
+                <option value="active">${t("games being played")}</option>
+                <option value="waiting">${t("tables waiting for players")}</option>
+                <option value="finished">${t("finished games")}</option>
               </select>
             </div>
             <div id="account-games" aria-live="polite"></div>
-            <h3 id="mine-local-h" class="mine-local-h" hidden>In this browser only</h3>
+            <h3 id="mine-local-h" class="mine-local-h" hidden>${t("In this browser only")}</h3>
           </div>
-          <div id="mine"><p class="muted">Loading…</p></div>
+          <div id="mine"><p class="muted">${t("Loading…")}</p></div>
         </section>
         <section class="card" aria-labelledby="wait-h">
-          <h2 id="wait-h">Tables waiting for players</h2>
+          <h2 id="wait-h">${t("Tables waiting for players")}</h2>
           <div id="waiting"></div>
         </section>
         <section class="card" aria-labelledby="recent-h">
-          <h2 id="recent-h">Recent games (watch or replay)</h2>
+          <h2 id="recent-h">${t("Recent games (watch or replay)")}</h2>
           <div id="recent"></div>
         </section>
+        <section class="card" aria-labelledby="boards-h">
+          <h2 id="boards-h">${t("Leaderboards")}</h2>
+          <div id="leaderboards"></div>
+        </section>
         <section class="card wide" aria-labelledby="cat-h">
-          <h2 id="cat-h">Games offered</h2>
+          <h2 id="cat-h">${t("Games offered")}</h2>
           <div id="catalog" class="catalog"></div>
         </section>
       </div>`,
@@ -83,12 +97,13 @@ export async function lobby() {
   });
   showWaiting();
   showRecent();
+  leaderboards($("#leaderboards"), catalog.games);
 }
 
 // The words about a game, an option, a value or a bot come from the catalog (the server's, so
 // that other clients and translations share them); a server without them shows the names.
 const optionWords = (k, o) => ({
-  label: o.label || (k === "undo" ? "Undo policy" : k[0].toUpperCase() + k.slice(1)),
+  label: o.label || (k === "undo" ? t("Undo policy") : k[0].toUpperCase() + k.slice(1)),
   description: o.description || "",
 });
 const valueWords = (k, o, v) =>
@@ -99,7 +114,7 @@ function gameCard(g) {
   const id = `card-${g.id}`;
   return html`<article class="game-card" aria-labelledby="${id}">
     <h3 id="${id}">${g.name}</h3>
-    <p class="game-facts">${g.players.min}-${g.players.max} players</p>
+    <p class="game-facts">${t("{min}-{max} players", { min: g.players.min, max: g.players.max })}</p>
     ${g.description ? html`<p class="game-about">${g.description}</p>` : ""}
     <dl class="game-options">
       ${Object.entries(g.options).map(([k, o]) => {
@@ -108,19 +123,19 @@ function gameCard(g) {
           <dd>${w.description}
             <ul>${o.values.map((v) => {
               const c = valueWords(k, o, v);
-              return html`<li><b>${c.label}</b>${v === o.default ? " (the default)" : ""}${c.description ? `: ${c.description}` : ""}</li>`;
+              return html`<li><b>${c.label}</b>${v === o.default ? t(" (the default)") : ""}${c.description ? `: ${c.description}` : ""}</li>`;
             })}</ul>
           </dd>`;
       })}
     </dl>
     <details class="bot-levels">
-      <summary>Bots you can play against</summary>
+      <summary>${t("Bots you can play against")}</summary>
       <ul>${g.bots.map((b) => {
         const w = botWords(g, b);
         return html`<li><b>${w.label}</b>${w.description ? `: ${w.description}` : ""}</li>`;
       })}</ul>
     </details>
-    <p><a class="button rules-link" href="${rulesHref(g.id)}">How to play ${g.name}</a></p>
+    <p><a class="button rules-link" href="${rulesHref(g.id)}">${t("How to play {game}", { game: g.name })}</a></p>
   </article>`;
 }
 
@@ -132,17 +147,17 @@ function gameOf(id) {
 function seatRow(i, g, kind = i === 0 ? "person" : "person") {
   const bots = g.bots;
   return html`<li class="seat-row" data-seat="${i}">
-    <span class="seat-no">Seat ${i + 1}</span>
-    <label class="vh" for="kind-${i}">seat ${i + 1} is</label>
+    <span class="seat-no">${t("Seat {n}", { n: i + 1 })}</span>
+    <label class="vh" for="kind-${i}">${t("seat {n} is", { n: i + 1 })}</label>
     <select id="kind-${i}" name="kind-${i}" class="kind">
-      <option value="person" ${kind === "person" ? "selected" : ""}>a person</option>
+      <option value="person" ${kind === "person" ? "selected" : ""}>${t("a person")}</option>
       <option value="open" ${kind === "open" ? "selected" : ""} ${features.openSeats ? "" : "disabled"}>
-        ${features.openSeats ? "open (by invitation)" : "open (not on this server yet)"}
+        ${features.openSeats ? t("open (by invitation)") : t("open (not on this server yet)")}
       </option>
-      ${bots.map((b) => html`<option value="bot:${b}">a bot: ${botWords(g, b).label}</option>`)}
+      ${bots.map((b) => html`<option value="bot:${b}">${t("a bot: {level}", { level: botWords(g, b).label })}</option>`)}
     </select>
-    <label class="vh" for="name-${i}">name of seat ${i + 1}</label>
-    <input id="name-${i}" name="name-${i}" class="name" maxlength="40" value="${SEAT_NAMES[i] || "Player " + (i + 1)}">
+    <label class="vh" for="name-${i}">${t("name of seat {n}", { n: i + 1 })}</label>
+    <input id="name-${i}" name="name-${i}" class="name" maxlength="40" value="${SEAT_NAMES[i] || t("Player {n}", { n: i + 1 })}">
   </li>`;
 }
 
@@ -156,7 +171,7 @@ function createForm() {
     mount(
       form,
       html`<div class="field">
-          <label for="game">Game</label>
+          <label for="game">${t("Game")}</label>
           <select id="game" name="game">
             ${catalog.games.map(
               (x) => html`<option value="${x.id}" ${x.id === gameId ? "selected" : ""}>${x.name}</option>`,
@@ -174,24 +189,28 @@ function createForm() {
             <small id="opt-${k}-help" class="muted option-help">${valueWords(k, o, o.default).description}</small>
           </div>`,
         )}
-        <p class="muted"><a href="${rulesHref(gameId)}" target="_blank" rel="noopener">How to play ${g.name}</a></p>
+        <p class="muted"><a href="${rulesHref(gameId)}" target="_blank" rel="noopener">${t("How to play {game}", { game: g.name })}</a></p>
         <div class="field">
-          <label for="turn-time">Turn time</label>
+          <label for="turn-time">${t("Turn time")}</label>
           <select id="turn-time" name="turn-time" ${features.turnTime ? "" : "disabled"}>
-            ${TURN_TIMES.map(([v, t]) => html`<option value="${v}">${t}</option>`)}
+            ${TURN_TIMES.map(([v, w]) => html`<option value="${v}">${t(w)}</option>`)}
           </select>
-          ${features.turnTime ? "" : html`<small class="muted">clocks are not on this server yet</small>`}
+          ${features.turnTime ? "" : html`<small class="muted">${t("clocks are not on this server yet")}</small>`}
         </div>
         <div class="field">
-          <label><input type="checkbox" id="public" ${features.join ? "" : "disabled"}> list it in the lobby (public table)</label>
+          <label><input type="checkbox" id="public" ${features.join ? "" : "disabled"}> ${t("list it in the lobby (public table)")}</label>
+        </div>
+        <div class="field">
+          <label><input type="checkbox" id="rated" aria-describedby="rated-help"> ${t("rated")}</label>
+          <small id="rated-help" class="muted">${t('the result counts for your rating: sign in first; the other seats are bots or open seats, undo "no undo" or "own last move"')}</small>
         </div>
         <fieldset>
-          <legend>Seats (${g.players.min}-${g.players.max})</legend>
+          <legend>${t("Seats ({min}-{max})", { min: g.players.min, max: g.players.max })}</legend>
           <ol class="seats">${rows}</ol>
-          <button type="button" id="add-seat" ${n >= g.players.max ? "disabled" : ""}>Add a seat</button>
-          <button type="button" id="drop-seat" ${n <= g.players.min ? "disabled" : ""}>Remove a seat</button>
+          <button type="button" id="add-seat" ${n >= g.players.max ? "disabled" : ""}>${t("Add a seat")}</button>
+          <button type="button" id="drop-seat" ${n <= g.players.min ? "disabled" : ""}>${t("Remove a seat")}</button>
         </fieldset>
-        <button type="submit" class="primary" id="create-table">Create the table</button>`,
+        <button type="submit" class="primary" id="create-table">${t("Create the table")}</button>`,
     );
     $("#game").onchange = (e) => render(e.target.value, n);
     $$("[data-option]", form).forEach((sel) => {
@@ -207,7 +226,7 @@ function createForm() {
         const name = sel.closest("li").querySelector(".name");
         name.disabled = sel.value === "open";
         if (sel.value.startsWith("bot:") && SEAT_NAMES.includes(name.value)) {
-          name.value = `Bot ${sel.value.slice(4)}`;
+          name.value = t("Bot {level}", { level: botWords(g, sel.value.slice(4)).label }); // a name in the page's language
         }
       };
     });
@@ -221,7 +240,7 @@ function createForm() {
 
 function optionLabel(k, v) {
   if (k === "undo")
-    return { turn: "own last move, until others act", host: "the host may undo anything", none: "no undo" }[v] || v;
+    return { turn: t("own last move, until others act"), host: t("the host may undo anything"), none: t("no undo") }[v] || v;
   return v;
 }
 
@@ -231,7 +250,7 @@ async function create(form) {
   $$("[data-option]", form).forEach((s) => (options[s.dataset.option] = s.value));
   const players = $$(".seat-row", form).map((li) => {
     const kind = $(".kind", li).value;
-    const name = $(".name", li).value.trim() || "Player";
+    const name = $(".name", li).value.trim() || t("Player");
     if (kind === "open") return { open: true };
     if (kind.startsWith("bot:")) return { name, bot: kind.slice(4) };
     return { name };
@@ -240,13 +259,14 @@ async function create(form) {
   const tt = $("#turn-time", form).value;
   if (tt) body.turn_time = tt;
   if ($("#public", form).checked) body.public = true;
+  if ($("#rated", form).checked) body.rated = true;
   const button = $("#create-table", form);
   button.disabled = true;
   try {
     const created = await api("/games", { method: "POST", body });
     afterCreate(created, players);
   } catch (e) {
-    notice(`The table was not created: ${e.message}`);
+    notice(t("The table was not created: {reason}", { reason: e.message }));
   } finally {
     button.disabled = false;
   }
@@ -271,26 +291,26 @@ function afterCreate(created, players) {
   });
   const seatName = (n) => {
     const s = created.seats.find((x) => x.seat === Number(n));
-    return s && s.name ? s.name : players[n] && players[n].open ? "open seat" : `seat ${Number(n) + 1}`;
+    return s && s.name ? s.name : players[n] && players[n].open ? t("open seat") : t("seat {n}", { n: Number(n) + 1 });
   };
   mount(
     $("#created"),
     html`<div class="created">
-      <h3>Table created</h3>
+      <h3>${t("Table created")}</h3>
       ${Object.keys(links).length
-        ? html`<p>Send each player their own link (it holds their seat: share it with them only).</p>`
+        ? html`<p>${t("Send each player their own link (it holds their seat: share it with them only).")}</p>`
         : ""}
       <ul class="links">
         ${Object.entries(links).map(
           ([seat, url]) => html`<li>
-            <label for="link-${seat}">Seat ${Number(seat) + 1} (${seatName(seat)})</label>
+            <label for="link-${seat}">${t("Seat {n} ({name})", { n: Number(seat) + 1, name: seatName(seat) })}</label>
             <input id="link-${seat}" class="invite-link" data-seat="${seat}" readonly value="${url}">
-            <button type="button" class="copy" data-for="link-${seat}">Copy</button>
+            <button type="button" class="copy" data-for="link-${seat}">${t("Copy")}</button>
           </li>`,
         )}
       </ul>
-      <p><a class="button primary" id="go-table" href="/play/${id}">Go to the table</a>
-      <a class="button" href="/replay/${id}">Replay</a></p>
+      <p><a class="button primary" id="go-table" href="/play/${id}">${t("Go to the table")}</a>
+      <a class="button" href="/replay/${id}">${t("Replay")}</a></p>
     </div>`,
   );
   $$("#created .copy").forEach((b) => (b.onclick = () => copy($("#" + b.dataset.for).value, b)));
@@ -298,13 +318,26 @@ function afterCreate(created, players) {
 }
 
 // ---- lists --------------------------------------------------------------------------------
+/** A table's status (the API's word) in the page's language.
+ *  @param {string} status */
+export function tableStatus(status) {
+  const words = {
+    waiting: N_("waiting"),
+    active: N_("active"),
+    scoring: N_("scoring"),
+    finished: N_("finished"),
+    abandoned: N_("abandoned"),
+  };
+  return words[status] ? t(words[status]) : status;
+}
+
 function statusWords(s, mySeat) {
-  if (s.status === "finished") return "finished";
-  if (s.status === "waiting") return "waiting for players";
-  if (s.status === "scoring") return "scoring";
-  if (s.status === "abandoned") return "abandoned";
-  if (mySeat != null && s.to_act.includes(Number(mySeat))) return "your turn";
-  return "playing";
+  if (s.status === "finished") return t("finished");
+  if (s.status === "waiting") return t("waiting for players");
+  if (s.status === "scoring") return t("scoring");
+  if (s.status === "abandoned") return t("abandoned");
+  if (mySeat != null && s.to_act.includes(Number(mySeat))) return t("your turn");
+  return t("playing");
 }
 
 async function showMine() {
@@ -317,7 +350,9 @@ async function showMine() {
     const status = $("#mine-status").value;
     const all = await accountGames();
     bound = new Set(all.map((g) => `${g.id}:${g.seat}`));
-    drawAccountGames($("#account-games"), status ? await accountGames(status) : all);
+    const shown = status ? await accountGames(status) : all;
+    drawAccountGames($("#account-games"), shown);
+    markMoves($("#account-games"), shown); // a rated game's change to the rating
   }
   // a game is listed here while this browser holds a seat of it the account does not
   const local = (seats, id) => !me || !seats.length || seats.some((s) => !bound.has(`${id}:${s}`));
@@ -330,8 +365,8 @@ async function showMine() {
       el,
       me
         ? ""
-        : html`<p class="muted">No games in this browser yet. Create a table, or open a link a host sent you.</p>
-            ${features.accounts ? html`<p class="muted small"><a href="${signinHref()}">Sign in</a> to keep your games on every device.</p>` : ""}`,
+        : html`<p class="muted">${t("No games in this browser yet. Create a table, or open a link a host sent you.")}</p>
+            ${features.accounts ? html`<p class="muted small"><a href="${signinHref()}">${t("Sign in")}</a> ${t("to keep your games on every device.")}</p>` : ""}`,
     );
     return;
   }
@@ -354,27 +389,27 @@ async function showMine() {
     el,
     html`<ul class="game-list">
       ${rows.map(([id, g, s]) => {
-        if (s === null) return html`<li>${id}: no longer on this server <button type="button" class="forget" data-id="${id}">Forget</button></li>`;
+        if (s === null) return html`<li>${id}: ${t("no longer on this server")} <button type="button" class="forget" data-id="${id}">${t("Forget")}</button></li>`;
         const seat = g.active;
         const seatInfo = s && seat != null ? (s.seats.find((x) => x.seat === Number(seat)) || {}) : {};
-        const status = s ? statusWords(s, seat) : "unreachable";
+        const status = s ? statusWords(s, seat) : t("unreachable");
         const claim = s ? guestSeat(id, g) : null;
-        return html`<li class="${status === "your turn" ? "hot" : ""}" data-game="${id}">
+        return html`<li class="${status === t("your turn") ? "hot" : ""}" data-game="${id}">
           <a href="/play/${id}">${GAME_NAMES[g.game] || g.game}</a>
-          <span class="muted">${seatInfo.name ? `as ${seatInfo.name}` : "watching"} · ${status}${s ? ` · version ${s.version}` : ""}</span>
-          <a href="/replay/${id}" class="small">replay</a>
+          <span class="muted">${seatInfo.name ? t("as {name}", { name: seatInfo.name }) : t("watching")} · ${status}${s ? ` · ${t("version {n}", { n: s.version })}` : ""}</span>
+          <a href="/replay/${id}" class="small">${t("replay")}</a>
           ${Object.keys(g.links || {}).length
-            ? html`<details><summary>invitation links</summary>
+            ? html`<details><summary>${t("invitation links")}</summary>
                 ${Object.entries(g.links).map(
-                  ([st, url]) => html`<div class="link-row"><label>Seat ${Number(st) + 1}
+                  ([st, url]) => html`<div class="link-row"><label>${t("Seat {n}", { n: Number(st) + 1 })}
                     <input readonly class="invite-link" value="${url}"></label>
-                    <button type="button" class="copy-inline">Copy</button></div>`,
+                    <button type="button" class="copy-inline">${t("Copy")}</button></div>`,
                 )}</details>`
             : ""}
           ${claim != null
-            ? html`<button type="button" class="claim-seat small" data-id="${id}" data-seat="${claim}">Keep in my account</button>`
+            ? html`<button type="button" class="claim-seat small" data-id="${id}" data-seat="${claim}">${t("Keep in my account")}</button>`
             : ""}
-          <button type="button" class="forget small" data-id="${id}" aria-label="forget this game">Forget</button>
+          <button type="button" class="forget small" data-id="${id}" aria-label="${t("forget this game")}">${t("Forget")}</button>
         </li>`;
       })}
     </ul>`,
@@ -387,7 +422,7 @@ async function showMine() {
         b.disabled = true;
         try {
           await claimSeat(b.dataset.id, held(b.dataset.id).seats[b.dataset.seat]);
-          notice("The seat is in your account now: it is listed on every device where you sign in.", "info");
+          notice(t("The seat is in your account now: it is listed on every device where you sign in."), "info");
           showMine();
         } catch (e) {
           b.disabled = false;
@@ -400,7 +435,7 @@ async function showMine() {
 async function showWaiting() {
   const el = $("#waiting");
   if (!features.join) {
-    mount(el, html`<p class="muted">Open seats and public tables light up when this server offers joining.</p>`);
+    mount(el, html`<p class="muted">${t("Open seats and public tables light up when this server offers joining.")}</p>`);
     return;
   }
   try {
@@ -409,11 +444,11 @@ async function showWaiting() {
       el,
       list.games.length
         ? html`<ul class="game-list">${list.games.map(
-            (s) => html`<li><a href="/join/${s.id}">${GAME_NAMES[s.game] || s.game}</a>
-              <span class="muted">${plural(s.seats.filter((x) => x.open).length, "open seat")} ·
+            (s) => html`<li><a href="/join/${s.id}">${GAME_NAMES[s.game] || s.game}</a>${ratedMark(s)}
+              <span class="muted">${tn("{count} open seat", "{count} open seats", s.seats.filter((x) => x.open).length)} ·
               ${s.seats.filter((x) => !x.open).map((x) => x.name).join(", ")}</span></li>`,
           )}</ul>`
-        : html`<p class="muted">No public table is waiting.</p>`,
+        : html`<p class="muted">${t("No public table is waiting.")}</p>`,
     );
   } catch (e) {
     mount(el, html`<p class="muted">${e.message}</p>`);
@@ -430,11 +465,11 @@ async function showRecent() {
       el,
       list.games.length
         ? html`<ul class="game-list">${list.games.map(
-            (s) => html`<li><a href="/play/${s.id}">${GAME_NAMES[s.game] || s.game}</a>
-              <span class="muted">${s.seats.map((x) => x.name || "open").join(" · ")} · ${s.status}</span>
-              <a class="small" href="/replay/${s.id}">replay</a></li>`,
+            (s) => html`<li><a href="/play/${s.id}">${GAME_NAMES[s.game] || s.game}</a>${ratedMark(s)}
+              <span class="muted">${s.seats.map((x) => x.name || t("open")).join(" · ")} · ${tableStatus(s.status)}</span>
+              <a class="small" href="/replay/${s.id}">${t("replay")}</a></li>`,
           )}</ul>`
-        : html`<p class="muted">No games yet.</p>`,
+        : html`<p class="muted">${t("No games yet.")}</p>`,
     );
   } catch (e) {
     mount(el, html`<p class="muted">${e.message}</p>`);
@@ -443,7 +478,7 @@ async function showRecent() {
 
 // ---- the join page ------------------------------------------------------------------------
 export async function join(id) {
-  document.title = "Chronicle: join a table";
+  document.title = t("Chronicle: join a table");
   const frag = takeFragment();
   if (frag.token) {
     // a seat link sent to the join page: the seat is already this person's
@@ -459,27 +494,27 @@ export async function join(id) {
   try {
     summary = await api(`/games/${id}`);
   } catch (e) {
-    mount(app, html`<h1>Join</h1><p>${e.message}</p>`);
+    mount(app, html`<h1>${t("Join")}</h1><p>${e.message}</p>`);
     return;
   }
   const mine = held(id);
   mount(
     app,
-    html`<h1>Join a table of ${GAME_NAMES[summary.game] || summary.game}</h1>
+    html`<h1>${t("Join a table of {game}", { game: GAME_NAMES[summary.game] || summary.game })}</h1>
       <section class="card">
-        <p>Seats: ${summary.seats.map((s) => (s.open ? "open" : s.name)).join(" · ")} · ${summary.status}</p>
+        <p>${t("Seats:")} ${summary.seats.map((s) => (s.open ? t("open") : s.name)).join(" · ")} · ${tableStatus(summary.status)}</p>
         ${seedChosenNote(summary)}
         ${mine && Object.keys(mine.seats).length
-          ? html`<p>This browser already holds a seat here. <a href="/play/${id}">Go to the table</a></p>`
+          ? html`<p>${t("This browser already holds a seat here.")} <a href="/play/${id}">${t("Go to the table")}</a></p>`
           : ""}
         ${features.join
           ? html`<form id="join-form">
-              <label for="join-name">Your name</label>
+              <label for="join-name">${t("Your name")}</label>
               <input id="join-name" maxlength="40" required value="">
-              <button class="primary" type="submit">Take a seat</button>
+              <button class="primary" type="submit">${t("Take a seat")}</button>
             </form>`
-          : html`<p class="muted">This server does not take joins yet; ask the host for your seat link.</p>`}
-        <p><a href="/play/${id}">Watch the table</a></p>
+          : html`<p class="muted">${t("This server does not take joins yet; ask the host for your seat link.")}</p>`}
+        <p><a href="/play/${id}">${t("Watch the table")}</a></p>
       </section>`,
   );
   const form = $("#join-form");
@@ -497,9 +532,9 @@ export async function join(id) {
     } catch (err) {
       notice(
         err.code === "seat_taken"
-          ? "That seat is taken already."
+          ? t("That seat is taken already.")
           : err.code === "game_not_waiting"
-            ? "The game has started already; you may watch it."
+            ? t("The game has started already; you may watch it.")
             : err.message,
       );
     }

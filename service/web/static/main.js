@@ -1,4 +1,5 @@
 // The one entry point: picks the page from the path.  No framework, no build, no dependency.
+import { ready, t } from "./i18n.js";
 import { notice } from "./ui.js";
 
 /** @type {[RegExp, (id: string) => Promise<unknown>][]} */
@@ -10,6 +11,7 @@ const routes = [
 ];
 
 async function start() {
+  await ready; // the page's words (i18n.js) before any is drawn
   for (const [re, page] of routes) {
     const m = location.pathname.match(re);
     if (m) {
@@ -17,12 +19,12 @@ async function start() {
         await page(m[1] && decodeURIComponent(m[1]));
       } catch (e) {
         notice(e.message || String(e));
-        document.getElementById("app").textContent = "This page could not be shown.";
+        document.getElementById("app").textContent = t("This page could not be shown.");
       }
       return;
     }
   }
-  document.getElementById("app").textContent = "No such page.";
+  document.getElementById("app").textContent = t("No such page.");
 }
 
 start();

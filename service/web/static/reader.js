@@ -5,6 +5,8 @@
 // GET .../actions as a real button in a grouped list, with a box to find one.  A toggle on the
 // table page, a skip link at the top of the page and ?reader=1 turn it on; the choice is
 // remembered in this browser.  The client holds no rules: the moves are the server's list.
+import { t, tn } from "./i18n.js";
+import { and } from "./text_parts.js";
 import { $, fmtTime, html, morph, mount } from "./ui.js";
 
 const KEY = "chronicle.reader";
@@ -73,7 +75,7 @@ export class Reader {
     skip.id = "reader-skip";
     skip.className = "skip-link";
     skip.href = "#reader";
-    skip.textContent = "Text view for screen readers";
+    skip.textContent = t("Text view for screen readers");
     skip.addEventListener("click", (e) => {
       e.preventDefault();
       this.turnOn();
@@ -85,8 +87,8 @@ export class Reader {
     b.type = "button";
     b.id = "reader-toggle";
     b.className = "small";
-    b.textContent = "Text view for screen readers";
-    b.title = "The board as headings, lists and tables; every move a button; each event said aloud";
+    b.textContent = t("Text view for screen readers");
+    b.title = t("The board as headings, lists and tables; every move a button; each event said aloud");
     b.setAttribute("aria-pressed", "false");
     b.addEventListener("click", () => {
       if (this.on) this.turnOff();
@@ -110,19 +112,19 @@ export class Reader {
     s.setAttribute("aria-labelledby", "reader-h");
     mount(
       s,
-      html`<h2 id="reader-h" tabindex="-1">The game in words</h2>
+      html`<h2 id="reader-h" tabindex="-1">${t("The game in words")}</h2>
         <section class="reader-part" aria-labelledby="reader-said-h">
-          <h3 id="reader-said-h">Just now</h3>
-          <p class="small muted">Each move is said here as it happens, newest last.</p>
+          <h3 id="reader-said-h">${t("Just now")}</h3>
+          <p class="small muted">${t("Each move is said here as it happens, newest last.")}</p>
           <div id="reader-said-box" class="reader-said" role="log" aria-live="polite" aria-labelledby="reader-said-h" tabindex="0"><ol id="reader-said"></ol></div>
         </section>
         <section id="reader-turn" class="reader-part" aria-labelledby="reader-turn-h">
-          <h3 id="reader-turn-h">Whose turn</h3><p id="reader-turn-p"></p>
+          <h3 id="reader-turn-h">${t("Whose turn")}</h3><p id="reader-turn-p"></p>
         </section>
         <section id="reader-moves" class="reader-part" aria-labelledby="reader-moves-h">
-          <h3 id="reader-moves-h" tabindex="-1">Your moves</h3>
+          <h3 id="reader-moves-h" tabindex="-1">${t("Your moves")}</h3>
           <div id="reader-find-box" class="reader-find" hidden>
-            <label for="reader-find">Find a move</label>
+            <label for="reader-find">${t("Find a move")}</label>
             <input id="reader-find" type="search" autocomplete="off" spellcheck="false" aria-describedby="reader-find-n">
             <p id="reader-find-n" class="small" role="status"></p>
           </div>
@@ -179,7 +181,7 @@ export class Reader {
     const mine = c.status === "active" && (c.actions || []).length > 0;
     if (this.version == null) this.heardTop = v; // what came before the page is not said
     else if (v < this.version) {
-      if (this.on) this.say(`Taken back: the game is back at version ${v}.`, v, "undo");
+      if (this.on) this.say(t("Taken back: the game is back at version {version}.", { version: String(v) }), v, "undo");
       this.heardTop = v;
     }
     // "Your turn" when the turn comes to this seat, and again after anyone else's move; said
@@ -202,7 +204,7 @@ export class Reader {
     // the stream is still bringing them; past it, a newer draw is coming and says it then
     if (this.turnAt == null || this.heardTop !== this.turnAt || !this.c) return;
     const n = (this.c.actions || []).length;
-    if (this.on && n) this.say(`Your turn: ${plural(n, "legal move")}.`, this.turnAt, "turn");
+    if (this.on && n) this.say(tn("Your turn: {count} legal move.", "Your turn: {count} legal moves.", n), this.turnAt, "turn");
     this.turnAt = null;
   }
 
@@ -251,25 +253,29 @@ export class Reader {
     const n = c.names;
     if (v.status === "finished") {
       const res = v.result;
-      return res ? html`The game is over. ${res.winners.length > 1 ? "Shared win" : "Winner"}: ${res.winners.map((s) => n[s]).join(" and ")}.` : "The game is over.";
+      if (!res) return t("The game is over.");
+      const who = and(res.winners.map((s) => n[s]));
+      return res.winners.length > 1 ? t("The game is over. Shared win: {names}.", { names: who }) : t("The game is over. Winner: {names}.", { names: who });
     }
-    if (v.status === "waiting") return "Waiting for players to join.";
-    if (v.status === "scoring") return "The game is being scored.";
-    if (v.status === "abandoned") return "The host abandoned this game.";
+    if (v.status === "waiting") return t("Waiting for players to join.");
+    if (v.status === "scoring") return t("The game is being scored.");
+    if (v.status === "abandoned") return t("The host abandoned this game.");
     const deadlines = v.deadlines || (this.summary && this.summary.deadlines) || {};
     const mine = (c.actions || []).length > 0;
     const others = v.to_act.filter((s) => s !== c.you).map((s) => n[s]);
     const clock = v.to_act
       .filter((s) => deadlines[s])
-      .map((s) => `${s === c.you ? "you" : n[s]} must move by ${fmtTime(deadlines[s])}`);
-    return html`${mine ? html`<b>Your turn</b> (${plural(c.actions.length, "legal move")}). ` : ""}${others.length ? `${mine ? "Also" : "Waiting for"} ${others.join(", ")}. ` : ""}${clock.length ? `${clock.join("; ")}. ` : ""}${c.you == null ? "You are watching. " : ""}${cap(plain(this.r.phase(v.state, c)))}; version ${v.version}.`;
+      .map((s) => (s === c.you ? t("you must move by {time}", { time: fmtTime(deadlines[s]) }) : t("{name} must move by {time}", { name: n[s], time: fmtTime(deadlines[s]) })));
+    const also = others.length ? (mine ? t("Also {names}.", { names: others.join(t(", ")) }) : t("Waiting for {names}.", { names: others.join(t(", ")) })) + " " : "";
+    const moves = mine ? tn("({count} legal move).", "({count} legal moves).", c.actions.length) + " " : "";
+    return html`${mine ? html`<b>${t("Your turn")}</b> ${moves}` : ""}${also}${clock.length ? `${t("{list}.", { list: clock.join(t("; ")) })} ` : ""}${c.you == null ? t("You are watching.") + " " : ""}${t("{phase}; version {version}.", { phase: cap(plain(this.r.phase(v.state, c))), version: String(v.version) })}`;
   }
 
   drawMoves(c) {
     const acts = c.actions || [];
     const key = JSON.stringify([c.view.version, c.view.status, acts]);
     const heading = $("#reader-moves-h");
-    heading.textContent = acts.length ? `Your moves (${acts.length})` : "Your moves";
+    heading.textContent = acts.length ? t("Your moves ({count})", { count: acts.length }) : t("Your moves");
     if (key === this.movesKey) return;
     this.movesKey = key;
     const el = $("#reader-moves-list");
@@ -281,17 +287,17 @@ export class Reader {
     });
     const none =
       c.you == null
-        ? "You are watching: players act from their seat links."
+        ? t("You are watching: players act from their seat links.")
         : c.view.status === "active"
-          ? "Nothing to do now: it is another seat's move."
-          : "No moves.";
+          ? t("Nothing to do now: it is another seat's move.")
+          : t("No moves.");
     let k = 0;
     mount(
       el,
       acts.length
         ? [...groups].map(([g, is]) => {
             const id = `reader-g${k++}`;
-            return html`<h4 id="${id}" class="reader-group">${g} (${is.length})</h4>
+            return html`<h4 id="${id}" class="reader-group">${t("{group} ({count})", { group: g, count: is.length })}</h4>
               <ul class="reader-acts" aria-labelledby="${id}">${is.map(
                 (i) => html`<li><button type="button" class="reader-act" data-i="${i}">${plain(this.r.describeAction(acts[i], c))}</button></li>`,
               )}</ul>`;
@@ -329,7 +335,7 @@ export class Reader {
       if (h) h.hidden = !inGroup;
     }
     const n = $("#reader-find-n");
-    const text = !words.length ? "" : shown ? `${shown} of ${all} moves match.` : `No move matches; ${all} moves in all.`;
+    const text = !words.length ? "" : shown ? t("{shown} of {all} moves match.", { shown, all }) : tn("No move matches; {count} move in all.", "No move matches; {count} moves in all.", all);
     if (n.textContent !== text) n.textContent = text;
   }
 
@@ -354,5 +360,4 @@ export class Reader {
   }
 }
 
-const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many}`;
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);

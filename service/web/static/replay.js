@@ -3,7 +3,20 @@
 import { api, serverFeatures, takeFragment, tokenFor } from "./api.js";
 import { seatName } from "./common.js";
 import { GAME_NAMES, renderer } from "./games.js";
+import { offerReview } from "./review.js";
+import { N_, t, tn } from "./i18n.js";
 import { $, fmtTime, html, morph, mount, notice } from "./ui.js";
+
+// Words the templates use where pybabel's JavaScript lexer does not see them (inside a
+// quoted attribute, or after one in a nested template): listed here for the catalogue.
+export const MORE_WORDS = [
+  N_("first version"),
+  N_("previous version"),
+  N_("play"),
+  N_("next version"),
+  N_("last version"),
+  N_("the board"),
+];
 
 /** @type {{ r?: import("./common.js").Renderer, cache: Map<any, any>, playing: any, [field: string]: any }} */
 const R = { cache: new Map(), playing: null };
@@ -16,7 +29,7 @@ export async function replay(id) {
   R.summary = await api(`/games/${id}`);
   R.r = await renderer(R.summary.game);
   R.finished = R.summary.status === "finished";
-  document.title = `Chronicle: replay of ${GAME_NAMES[R.summary.game] || R.summary.game}`;
+  document.title = t("Chronicle: replay of {game}", { game: GAME_NAMES[R.summary.game] || R.summary.game });
   const q = new URLSearchParams(location.search);
   const asked = Number(q.get("version"));
   R.max = R.summary.version;
@@ -24,38 +37,39 @@ export async function replay(id) {
   R.as = q.get("as") || (R.finished ? "all" : "me");
   const seatOptions = R.finished
     ? [
-        ["all", "everything (revealed)"],
-        ...R.summary.seats.map((s) => [`seat:${s.seat}`, `as ${seatName(s)} saw it`]),
-        ["public", "as a spectator saw it"],
+        ["all", t("everything (revealed)")],
+        ...R.summary.seats.map((s) => [`seat:${s.seat}`, t("as {name} saw it", { name: seatName(s) })]),
+        ["public", t("as a spectator saw it")],
       ]
-    : [["me", R.token ? "as your seat sees it" : "as a spectator"]];
+    : [["me", R.token ? t("as your seat sees it") : t("as a spectator")]];
   mount(
     $("#app"),
     html`<div class="table-head">
-        <h1>Replay: ${GAME_NAMES[R.summary.game] || R.summary.game}</h1>
-        <div class="head-links"><a class="button small" href="/play/${id}">Table</a> <a class="button small" href="/">Lobby</a></div>
+        <h1>${t("Replay: {game}", { game: GAME_NAMES[R.summary.game] || R.summary.game })}</h1>
+        <div class="head-links"><a class="button small" href="/play/${id}">${t("Table")}</a> <a class="button small" href="/">${t("Lobby")}</a></div>
       </div>
       <div class="replay-bar card">
-        <button type="button" id="first" aria-label="first version">« First</button>
-        <button type="button" id="prev" aria-label="previous version">◀</button>
-        <button type="button" id="play" aria-label="play">▶ Play</button>
-        <button type="button" id="next" aria-label="next version">▶</button>
-        <button type="button" id="last" aria-label="last version">Last »</button>
-        <label for="slider" class="vh">version</label>
+        <button type="button" id="first" aria-label="${t("first version")}">« ${t("First")}</button>
+        <button type="button" id="prev" aria-label="${t("previous version")}">◀</button>
+        <button type="button" id="play" aria-label="${t("play")}">▶ ${t("Play")}</button>
+        <button type="button" id="next" aria-label="${t("next version")}">▶</button>
+        <button type="button" id="last" aria-label="${t("last version")}">${t("Last")} »</button>
+        <label for="slider" class="vh">${t("version")}</label>
         <input type="range" id="slider" min="1" max="${R.max}" value="${R.version}">
         <output id="vlabel" for="slider"></output>
-        <label>View <select id="as">${seatOptions.map(([v, t]) => html`<option value="${v}" ${v === R.as ? "selected" : ""}>${t}</option>`)}</select></label>
-        <a id="permalink" class="small" href="">permalink</a>
+        <label>${t("View")} <select id="as">${seatOptions.map(([v, w]) => html`<option value="${v}" ${v === R.as ? "selected" : ""}>${w}</option>`)}</select></label>
+        <a id="permalink" class="small" href="">${t("permalink")}</a>
       </div>
       <div class="table-grid">
-        <section class="board-wrap" aria-label="the board">
+        <section class="board-wrap" aria-label="${t("the board")}">
           <div id="board" class="board" tabindex="0"></div>
           <div id="details" class="details"></div>
         </section>
         <aside class="side">
-          <section class="card"><h2>This step</h2><p id="step-event"></p><p id="step-phase" class="muted"></p></section>
-          <section class="card"><h2>Audit</h2><div id="audit"><p class="muted">Loading…</p></div></section>
-          <section class="card"><h2>Log</h2><ol id="log" class="log"></ol></section>
+          <section class="card"><h2>${t("This step")}</h2><p id="step-event"></p><p id="step-phase" class="muted"></p></section>
+          <section class="card" hidden><h2>${t("Review")}</h2><div id="review"></div></section>
+          <section class="card"><h2>${t("Audit")}</h2><div id="audit"><p class="muted">${t("Loading…")}</p></div></section>
+          <section class="card"><h2>${t("Log")}</h2><ol id="log" class="log"></ol></section>
         </aside>
       </div>`,
   );
@@ -84,6 +98,20 @@ export async function replay(id) {
   });
   await Promise.all([loadLog(), loadAudit()]);
   await go(R.version, true);
+  if (R.finished) offerReview({ id, token: R.token, el: $("#review"), describe, go }).catch(() => {});
+}
+
+/** An action in words, as the seat's view at ``version`` showed it (for the review). */
+async function describe(action, version) {
+  if (!R.seen) R.seen = new Map();
+  if (!R.seen.has(version)) R.seen.set(version, api(`/games/${R.id}/view?version=${version}`, { token: R.token }));
+  const view = await R.seen.get(version);
+  const c = { names: R.summary.seats.map(seatName), you: view.you, view };
+  try {
+    return R.r.describeAction(action, c);
+  } catch {
+    return Object.values(action).join(" ");
+  }
 }
 
 async function loadLog() {
@@ -112,18 +140,18 @@ async function loadAudit() {
     const a = await api(`/games/${R.id}/audit`, { token: R.token });
     mount(
       el,
-      html`<p class="verdict ${a.chain_ok ? "ok" : "bad"}" id="verdict">${a.chain_ok ? "✓ Hash chain verified: the log is intact." : `✗ Hash chain broken${a.first_bad_version ? ` at version ${a.first_bad_version}` : ""}.`}</p>
-        <p class="small muted">head ${String(a.head_hash || "").slice(0, 16)}… · ${(a.events || []).length} events</p>
-        <h3>Undo trail</h3>
+      html`<p class="verdict ${a.chain_ok ? "ok" : "bad"}" id="verdict">${a.chain_ok ? `✓ ${t("Hash chain verified: the log is intact.")}` : `✗ ${a.first_bad_version ? t("Hash chain broken at version {n}.", { n: a.first_bad_version }) : t("Hash chain broken.")}`}</p>
+        <p class="small muted">${t("head")} ${String(a.head_hash || "").slice(0, 16)}… · ${tn("{count} event", "{count} events", (a.events || []).length)}</p>
+        <h3>${t("Undo trail")}</h3>
         ${(a.undone || []).length
           ? html`<ul class="small">${a.undone.map(
               (u) => {
                 const n = (u.events || []).length;
-                const which = u.from_version === u.to_version + 1 ? `version ${u.from_version}` : `versions ${u.to_version + 1}-${u.from_version}`;
-                return html`<li>${byWhom(u.by)} undid ${which} (${n} ${n === 1 ? "event" : "events"}) at ${fmtTime(u.at)}</li>`;
+                const which = u.from_version === u.to_version + 1 ? t("version {n}", { n: u.from_version }) : t("versions {from}-{to}", { from: u.to_version + 1, to: u.from_version });
+                return html`<li>${tn("{who} undid {which} ({count} event) at {time}", "{who} undid {which} ({count} events) at {time}", n, { who: byWhom(u.by), which, time: fmtTime(u.at) })}</li>`;
               },
             )}</ul>`
-          : html`<p class="small muted">No undo in this game.</p>`}`,
+          : html`<p class="small muted">${t("No undo in this game.")}</p>`}`,
     );
   } catch (e) {
     mount(el, html`<p class="muted">${e.message}</p>`);
@@ -134,9 +162,9 @@ function byWhom(by) {
   const m = /^seat:(\d+)$/.exec(by || "");
   if (m) {
     const seat = R.summary.seats[Number(m[1])];
-    return seat && seat.name ? seat.name : `seat ${Number(m[1]) + 1}`;
+    return seat && seat.name ? seat.name : t("seat {n}", { n: Number(m[1]) + 1 });
   }
-  return by === "host" ? "the host" : by;
+  return by === "host" ? t("the host") : by;
 }
 
 function query(v) {
@@ -164,7 +192,7 @@ async function go(v, force = false) {
   if (v === R.version && !force && drawn === v) return;
   R.version = v;
   $("#slider").value = v;
-  $("#vlabel").textContent = `version ${v} of ${R.max}`;
+  $("#vlabel").textContent = t("version {n} of {max}", { n: v, max: R.max });
   const url = `${location.pathname}?version=${v}${R.as !== (R.finished ? "all" : "me") ? `&as=${R.as}` : ""}`;
   history.replaceState(null, "", url);
   $("#permalink").href = url;
@@ -206,7 +234,7 @@ function draw(view) {
   mount($("#step-event"), ev ? html`<b>${view.version}.</b> ${R.r.describeEvent(ev, c)}` : "");
   mount(
     $("#step-phase"),
-    html`${R.r.phase(state, c)} · ${{ active: "playing", finished: "finished", scoring: "scoring", waiting: "waiting for players", abandoned: "abandoned" }[view.status] || view.status}${view.result ? html` · winners: ${view.result.winners.map((s) => names[s]).join(", ")}` : ""}`,
+    html`${R.r.phase(state, c)} · ${{ active: t("playing"), finished: t("finished"), scoring: t("scoring"), waiting: t("waiting for players"), abandoned: t("abandoned") }[view.status] || view.status}${view.result ? html` · ${t("winners: {names}", { names: view.result.winners.map((s) => names[s]).join(", ") })}` : ""}`,
   );
   const prev = $("#log li.current");
   if (prev) prev.classList.remove("current");
@@ -219,11 +247,11 @@ function togglePlay() {
   if (R.playing) {
     clearInterval(R.playing);
     R.playing = null;
-    b.textContent = "▶ Play";
+    b.textContent = `▶ ${t("Play")}`;
     return;
   }
   if (R.version >= R.max) go(1);
-  b.textContent = "⏸ Pause";
+  b.textContent = `⏸ ${t("Pause")}`;
   R.playing = setInterval(() => {
     if (R.version >= R.max) togglePlay();
     else go(R.version + 1);

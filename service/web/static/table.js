@@ -21,9 +21,28 @@ import {
   until,
 } from "./ui.js";
 import { seatName } from "./common.js";
+import { N_, t, tn } from "./i18n.js";
+import { clocksFor, slot } from "./clocks.js";
 import { refusalNotice, rulesHref } from "./rules.js";
 import { Reader } from "./reader.js";
 import { accountGames, claimRefusal, claimSeat, player, signinHref, whoAmI } from "./account.js";
+
+// Words the templates use where pybabel's JavaScript lexer does not see them (inside a
+// quoted attribute, or after one in a nested template): listed here for the catalogue.
+export const MORE_WORDS = [
+  N_("A short tone when it becomes your turn"),
+  N_("your turn in other games"),
+  N_("jump to"),
+  N_("the board"),
+  N_("your name"),
+  N_("Say something to the table"),
+  N_("Waiting for {names}"),
+  N_("You are watching. Players act from their seat links."),
+  N_("to act"),
+  N_("Hide {name}'s line"),
+  N_("Hide"),
+  N_("Block {name}"),
+];
 
 const SEAT_EVENTS = new Set([
   "SeatJoined", "SeatLeft", "GameStarted", "SeatResigned", "SeatTakenOver", "GameFinished", "GameAbandoned",
@@ -52,13 +71,13 @@ export async function table(id) {
       const v = await api(`/games/${id}/view`, { token: frag.token });
       if (v.you != null) remember(id, { game: v.game, seats: { [v.you]: frag.token }, active: v.you });
     } catch (e) {
-      notice(e.status === 401 ? "This seat link is not valid for this game." : e.message);
+      notice(e.status === 401 ? t("This seat link is not valid for this game.") : e.message);
     }
   }
   S.token = tokenFor(id);
   S.summary = await api(`/games/${id}`);
   S.r = await renderer(S.summary.game);
-  document.title = `Chronicle: ${GAME_NAMES[S.summary.game] || S.summary.game}`;
+  document.title = t("Chronicle: {game}", { game: GAME_NAMES[S.summary.game] || S.summary.game });
   layout();
   S.reader = new Reader(S.summary.game, { r: S.r, send: (a, b) => send(a, b) }); // the text view
   const [ev] = await Promise.all([
@@ -146,13 +165,14 @@ async function heardUndo(version) {
   if (by === `seat:${S.seat}` || (by === "host" && host)) return; // this browser did it
   const n = names();
   const moves = removed.filter((e) => e.seat != null).length || removed.length;
-  const what = moves === 1 ? "a move" : `${moves} moves`;
   let text;
-  if (by === "host") text = `The host took back ${what}; the game is back at version ${version}.`;
+  if (by === "host")
+    text = tn("The host took back a move; the game is back at version {version}.", "The host took back {count} moves; the game is back at version {version}.", moves, { version });
   else if (by && by.startsWith("seat:")) {
     const seat = Number(by.slice(5));
-    text = `${n[seat] || `Seat ${seat + 1}`} took back ${moves === 1 ? "their move" : `their last ${moves} moves`}; the game is back at version ${version}.`;
-  } else text = `${what[0].toUpperCase() + what.slice(1)} taken back; the game is back at version ${version}.`;
+    const who = n[seat] || t("Seat {n}", { n: seat + 1 });
+    text = tn("{name} took back their move; the game is back at version {version}.", "{name} took back their last {count} moves; the game is back at version {version}.", moves, { name: who, version });
+  } else text = tn("A move taken back; the game is back at version {version}.", "{count} moves taken back; the game is back at version {version}.", moves, { version });
   const at = S.log.findIndex((e) => e.version > version);
   S.log.splice(at < 0 ? S.log.length : at, 0, { note: text, version, undo: true });
   renderLog();
@@ -171,7 +191,7 @@ function yourTurn() {
 function drawTurnMarks() {
   const mine = yourTurn();
   const name = GAME_NAMES[S.summary.game] || S.summary.game;
-  const title = mine ? `● Your turn · ${name}` : `Chronicle: ${name}`;
+  const title = mine ? `● ${t("Your turn")} · ${name}` : t("Chronicle: {game}", { game: name });
   if (document.title !== title) document.title = title;
   const icon = $("#favicon");
   const href = mine ? "/assets/icon-turn.svg" : "/assets/icon.svg";
@@ -181,7 +201,7 @@ function drawTurnMarks() {
   wasMine = mine;
   const bar = $("#phone-moves");
   if (bar) {
-    bar.textContent = mine ? `Your move (${S.actions.length})` : "Moves";
+    bar.textContent = mine ? t("Your move ({count})", { count: S.actions.length }) : t("Moves");
     bar.classList.toggle("hot", mine);
   }
 }
@@ -190,7 +210,7 @@ function drawSound() {
   const b = $("#sound");
   if (!b) return;
   b.setAttribute("aria-pressed", soundOn() ? "true" : "false");
-  b.textContent = soundOn() ? "Sound: on" : "Sound: off";
+  b.textContent = soundOn() ? t("Sound: on") : t("Sound: off");
 }
 
 const finishedElsewhere = new Set(); // other games seen over: never asked again
@@ -225,8 +245,8 @@ async function otherTurns() {
   mount(
     el,
     turns.length
-      ? html`<span>Your turn in ${turns.length === 1 ? "another game" : `${turns.length} other games`}:</span>
-          ${turns.map((t) => html` <a class="button small" href="/play/${t.gid}">${t.game}${t.who.length ? ` (${t.who.join(", ")})` : ""}</a>`)}`
+      ? html`<span>${tn("Your turn in another game:", "Your turn in {count} other games:", turns.length)}</span>
+          ${turns.map((o) => html` <a class="button small" href="/play/${o.gid}">${o.game}${o.who.length ? ` (${o.who.join(", ")})` : ""}</a>`)}`
       : "",
   );
 }
@@ -241,63 +261,63 @@ function layout() {
         <div id="turn" class="turn" aria-live="polite"></div>
         <div class="head-links">
           ${seats.length > 1
-            ? html`<label>Playing as <select id="as-seat">${seats.map(
-                (s) => html`<option value="${s}" ${String(g.active) === s ? "selected" : ""}>seat ${Number(s) + 1}</option>`,
+            ? html`<label>${t("Playing as")} <select id="as-seat">${seats.map(
+                (s) => html`<option value="${s}" ${String(g.active) === s ? "selected" : ""}>${t("seat {n}", { n: Number(s) + 1 })}</option>`,
               )}</select></label>`
             : ""}
-          <button type="button" id="sound" class="small" aria-pressed="false" title="A short tone when it becomes your turn">Sound: off</button>
-          <a href="${rulesHref(S.summary.game)}" class="button small" id="rules-link" target="_blank" rel="noopener">Rules</a>
-          <a href="/replay/${S.id}" class="button small">Replay</a>
-          <a href="/" class="button small">Lobby</a>
+          <button type="button" id="sound" class="small" aria-pressed="false" title="${t("A short tone when it becomes your turn")}">${t("Sound: off")}</button>
+          <a href="${rulesHref(S.summary.game)}" class="button small" id="rules-link" target="_blank" rel="noopener">${t("Rules")}</a>
+          <a href="/replay/${S.id}" class="button small">${t("Replay")}</a>
+          <a href="/" class="button small">${t("Lobby")}</a>
         </div>
         ${seedChosenNote(S.summary)}
         <div id="claim" class="claim" hidden></div>
-        <nav id="my-turns" class="my-turns" aria-label="your turn in other games" hidden></nav>
+        <nav id="my-turns" class="my-turns" aria-label="${t("your turn in other games")}" hidden></nav>
       </div>
-      <nav id="phone-bar" class="phone-bar" aria-label="jump to">
-        <button type="button" data-to="board-wrap">Board</button>
-        <button type="button" data-to="act-panel" id="phone-moves">Moves</button>
-        <button type="button" data-to="log-panel">Log</button>
+      <nav id="phone-bar" class="phone-bar" aria-label="${t("jump to")}">
+        <button type="button" data-to="board-wrap">${t("Board")}</button>
+        <button type="button" data-to="act-panel" id="phone-moves">${t("Moves")}</button>
+        <button type="button" data-to="log-panel">${t("Log")}</button>
       </nav>
       <div class="table-grid">
-        <section class="board-wrap" id="board-wrap" aria-label="the board">
+        <section class="board-wrap" id="board-wrap" aria-label="${t("the board")}">
           <div id="board" class="board" tabindex="0"></div>
           <div id="details" class="details"></div>
         </section>
         <aside class="side">
           <section id="result" class="card" hidden></section>
           <section id="act-panel" class="card" aria-labelledby="act-h">
-            <h2 id="act-h">Your move</h2>
+            <h2 id="act-h">${t("Your move")}</h2>
             <div id="act-filter"></div>
             <ul id="actions" class="actions"></ul>
             <div class="act-tools">
-              <button type="button" id="undo" hidden>Undo my last move</button>
-              <button type="button" id="resign" hidden>Resign (a bot takes over)</button>
-              <button type="button" id="leave" hidden>Leave the seat</button>
-              <button type="button" id="start" hidden>Start now (bots fill open seats)</button>
+              <button type="button" id="undo" hidden>${t("Undo my last move")}</button>
+              <button type="button" id="resign" hidden>${t("Resign (a bot takes over)")}</button>
+              <button type="button" id="leave" hidden>${t("Leave the seat")}</button>
+              <button type="button" id="start" hidden>${t("Start now (bots fill open seats)")}</button>
             </div>
             <form id="host-undo" class="act-tools" hidden>
-              <label for="host-to">Host: undo back to version</label>
+              <label for="host-to">${t("Host: undo back to version")}</label>
               <input id="host-to" type="number" min="1" inputmode="numeric">
-              <button type="submit">Undo</button>
+              <button type="submit">${t("Undo")}</button>
             </form>
           </section>
           <section class="card" aria-labelledby="players-h">
-            <h2 id="players-h">Players</h2>
+            <h2 id="players-h">${t("Players")}</h2>
             <ul id="players" class="players"></ul>
           </section>
           <section id="chat-panel" class="card" aria-labelledby="chat-h" hidden>
-            <h2 id="chat-h">Chat</h2>
+            <h2 id="chat-h">${t("Chat")}</h2>
             <ol id="chat" class="chat" aria-live="polite"></ol>
             <form id="chat-form" autocomplete="off">
-              <input id="chat-name" class="chat-name" maxlength="40" placeholder="your name" hidden>
-              <label class="vh" for="chat-text">message</label>
-              <input id="chat-text" maxlength="500" placeholder="Say something to the table">
-              <button type="submit">Send</button>
+              <input id="chat-name" class="chat-name" maxlength="40" placeholder="${t("your name")}" hidden>
+              <label class="vh" for="chat-text">${t("message")}</label>
+              <input id="chat-text" maxlength="500" placeholder="${t("Say something to the table")}">
+              <button type="submit">${t("Send")}</button>
             </form>
           </section>
           <section class="card" id="log-panel" aria-labelledby="log-h">
-            <h2 id="log-h">What happened</h2>
+            <h2 id="log-h">${t("What happened")}</h2>
             <ol id="log" class="log" aria-live="polite" tabindex="0" aria-labelledby="log-h"></ol>
           </section>
         </aside>
@@ -319,25 +339,25 @@ function layout() {
   }
   $("#undo").onclick = () => undo();
   $("#resign").onclick = async () => {
-    const bot = S.features.resign ? "a bot" : "";
-    if (await confirmStep("Resign this game?", {
-      yes: "Resign", no: "Keep playing",
-      detail: `${bot ? "A bot plays your seat from now on" : "You stop playing"}; this cannot be taken back.`,
+    const bot = S.features.resign;
+    if (await confirmStep(t("Resign this game?"), {
+      yes: t("Resign"), no: t("Keep playing"),
+      detail: bot ? t("A bot plays your seat from now on; this cannot be taken back.") : t("You stop playing; this cannot be taken back."),
     }))
-      seatCall("resign", "You resigned; a bot plays your seat now. You are watching.");
+      seatCall("resign", t("You resigned; a bot plays your seat now. You are watching."));
   };
   $("#leave").onclick = async () => {
-    if (await confirmStep("Leave your seat?", {
-      yes: "Leave the seat", no: "Stay",
-      detail: "The seat opens again for its invitation; you keep watching the table.",
+    if (await confirmStep(t("Leave your seat?"), {
+      yes: t("Leave the seat"), no: t("Stay"),
+      detail: t("The seat opens again for its invitation; you keep watching the table."),
     }))
-      seatCall("leave", "You left the seat; you are watching the table now.");
+      seatCall("leave", t("You left the seat; you are watching the table now."));
   };
   $("#start").onclick = async () => {
     const open = S.summary.seats.filter((s) => s.open).length;
-    if (await confirmStep("Start the game now?", {
-      yes: "Start with bots", no: "Wait for players",
-      detail: `Bots take the ${open === 1 ? "open seat" : `${open} open seats`} for the whole game.`,
+    if (await confirmStep(t("Start the game now?"), {
+      yes: t("Start with bots"), no: t("Wait for players"),
+      detail: tn("Bots take the open seat for the whole game.", "Bots take the {count} open seats for the whole game.", open),
     }))
       hostStart();
   };
@@ -418,7 +438,7 @@ async function refreshLoop() {
         document.body.dataset.stale = "no";
       } catch (e) {
         if (e.status === 401 && S.token) {
-          seatLost("This seat is no longer yours (its token is not valid any more); you are watching the table.");
+          seatLost(t("This seat is no longer yours (its token is not valid any more); you are watching the table."));
           again = true;
           continue;
         }
@@ -428,7 +448,7 @@ async function refreshLoop() {
         }
         failures++;
         document.body.dataset.stale = "yes";
-        if (failures >= 2) notice(`Reconnecting to the table… (${e.message})`);
+        if (failures >= 2) notice(t("Reconnecting to the table… ({reason})", { reason: e.message }));
         again = true;
         await sleep(backoff(failures, 250, 10000));
       }
@@ -593,8 +613,8 @@ async function drawClaim() {
   }
   mount(
     el,
-    html`<p>This seat is kept only in this browser.</p>
-      <button type="button" id="claim-seat" class="small">Keep this seat in my account</button>`,
+    html`<p>${t("This seat is kept only in this browser.")}</p>
+      <button type="button" id="claim-seat" class="small">${t("Keep this seat in my account")}</button>`,
   );
   const b = $("#claim-seat");
   b.onclick = async () => {
@@ -604,7 +624,7 @@ async function drawClaim() {
       el.hidden = true;
       mount(el, "");
       S.needSummary = true;
-      notice("This seat is in your account now: sign in on any device to play it.", "info");
+      notice(t("This seat is in your account now: sign in on any device to play it."), "info");
     } catch (e) {
       b.disabled = false;
       notice(claimRefusal(e));
@@ -629,29 +649,32 @@ function drawTurn() {
   const el = $("#turn");
   const deadlines = v.deadlines || S.summary.deadlines || {};
   let text;
-  if (v.status === "finished") text = html`<b>Game over.</b>`;
-  else if (v.status === "scoring") text = html`<b>Scoring…</b>`;
-  else if (v.status === "waiting") text = html`Waiting for players to join.`;
-  else if (v.status === "abandoned") text = html`The host abandoned this game.`;
+  if (v.status === "finished") text = html`<b>${t("Game over.")}</b>`;
+  else if (v.status === "scoring") text = html`<b>${t("Scoring…")}</b>`;
+  else if (v.status === "waiting") text = html`${t("Waiting for players to join.")}`;
+  else if (v.status === "abandoned") text = html`${t("The host abandoned this game.")}`;
   else {
     const mine = S.seat != null && v.to_act.includes(S.seat) && !botPlays();
     const others = v.to_act.filter((s) => s !== S.seat || botPlays()).map((s) => n[s]);
-    text = html`${S.seat != null && botPlays() ? html`<b>A bot plays your seat now</b>; you are watching. ` : ""}${mine ? html`<b class="your-turn">Your turn</b> <a href="#act-panel" class="small">to your moves</a>` : ""}
-      ${others.length ? html`${mine ? " · also " : "Waiting for "}${others.join(", ")}` : ""}
+    text = html`${S.seat != null && botPlays() ? html`<b>${t("A bot plays your seat now")}</b>${t("; you are watching.")} ` : ""}${mine ? html`<b class="your-turn">${t("Your turn")}</b> <a href="#act-panel" class="small">${t("to your moves")}</a>` : ""}
+      ${others.length ? (mine ? ` · ${t("also {names}", { names: others.join(", ") })}` : t("Waiting for {names}", { names: others.join(", ") })) : ""}
       ${v.to_act
-        .filter((s) => deadlines[s])
+        .filter((s) => deadlines[s] && !(v.clocks || S.summary.clocks))
         .map(
           (s) => html` <span class="deadline" data-deadline="${deadlines[s]}" title="${deadlines[s]}">
-            ${s === S.seat ? "you" : n[s]}: ${until(deadlines[s])}</span>`,
+            ${s === S.seat ? t("you") : n[s]}: ${until(deadlines[s])}</span>`,
         )}`;
   }
   mount(
     el,
-    html`${text} <span class="muted">· ${S.r.phase(v.state, ctx())} · version ${v.version}${acting() ? "" : " · watching"}</span>`,
+    html`${text} <span class="muted">· <span class="phase">${S.r.phase(v.state, ctx())}</span> · ${t("version {n}", { n: v.version })}${acting() ? "" : ` · ${t("watching")}`}</span>
+      <div class="clock-box">${clocksFor(v, S.summary, n, S.seat, fmtTime)}</div>`,
   );
 }
 
 function tick() {
+  const box = $("#turn .clock-box");
+  if (box && S.view) morph(box, clocksFor(S.view, S.summary, names(), S.seat, fmtTime));
   $$(".deadline").forEach((el) => {
     el.lastChild.textContent = el.lastChild.textContent.replace(/:.*$/, ": " + until(el.dataset.deadline));
   });
@@ -676,7 +699,7 @@ function drawActions() {
   if (!acting()) {
     mount(
       $("#act-filter"),
-      html`<p class="muted">You are watching. Players act from their seat links${S.features.accounts && !player() ? html`, or <a href="${signinHref()}">signed in</a> to their account` : ""}.</p>`,
+      html`<p class="muted">${S.features.accounts && !player() ? html`${t("You are watching. Players act from their seat links, or signed in to their account:")} <a href="${signinHref()}">${t("sign in")}</a>` : t("You are watching. Players act from their seat links.")}</p>`,
     );
     mount($("#actions"), "");
     drawnActions = "";
@@ -700,23 +723,26 @@ function drawActions() {
   const exact = composable.find((a) => fits(a, picked) && partsOf(a).length === picked.length);
   const composer = composable.length
     ? html`<div class="compose" role="group" aria-labelledby="compose-h">
-        <p id="compose-h"><b>${filterLabel}</b>: pick the units for the move (on the board or here), then confirm.</p>
+        <p id="compose-h"><b>${filterLabel}</b>: ${t("pick the units for the move (on the board or here), then confirm.")}</p>
         <ul class="units">${units.map((k) => {
           const on = picked.includes(k);
           const can = on || composable.some((a) => fits(a, [...picked, k]));
           return html`<li><button type="button" class="unit" data-part="${k}" aria-pressed="${on ? "true" : "false"}" ${can ? "" : "disabled"} title="${S.r.partName(k, S.view.state)}">${S.r.partLabel(k)} <span class="small">${S.r.partName(k, S.view.state)}</span></button></li>`;
         })}</ul>
-        <p class="muted small">${picked.length ? S.r.partsSummary(picked, filterKey.replace(/^[a-z]+:/, ""), S.view.state) : "No unit picked yet."}</p>
-        <button type="button" id="compose-send" class="primary" ${exact ? "" : "disabled"}>${exact ? html`Confirm: ${S.r.describeAction(exact, c)}` : "Confirm (pick a set of units that makes a legal move)"}</button>
+        <p class="muted small">${picked.length ? S.r.partsSummary(picked, filterKey.replace(/^[a-z]+:/, ""), S.view.state) : t("No unit picked yet.")}</p>
+        <button type="button" id="compose-send" class="primary" ${exact ? "" : "disabled"}>${exact ? t("Confirm: {move}", { move: S.r.describeAction(exact, c) }) : t("Confirm (pick a set of units that makes a legal move)")}</button>
       </div>`
     : "";
+  const howMany = S.r.clickHint
+    ? slot(tn("{count} legal move: pick one here, or {hint}.", "{count} legal moves: pick one here, or {hint}.", acts.length), "{hint}", html`<span class="click-hint">${S.r.clickHint}</span>`)
+    : tn("{count} legal move: pick one here.", "{count} legal moves: pick one here.", acts.length);
   mount(
     $("#act-filter"),
     !acts.length
-      ? html`<p class="muted">${active ? "Nothing to do now: it is another seat's move." : "No moves."}</p>`
+      ? html`<p class="muted">${active ? t("Nothing to do now: it is another seat's move.") : t("No moves.")}</p>`
       : filterKey
-        ? html`<p>${list.length} moves for <b>${filterLabel}</b> <button type="button" id="show-all" class="small">show all ${acts.length}</button></p>${composer}`
-        : html`<p class="muted">${acts.length} legal ${acts.length === 1 ? "move" : "moves"}: pick one here${S.r.clickHint ? ", or " + S.r.clickHint : ""}.</p>`,
+        ? html`<p>${tn("{count} move for", "{count} moves for", list.length)} <b>${filterLabel}</b> <button type="button" id="show-all" class="small">${t("show all {count}", { count: acts.length })}</button></p>${composer}`
+        : html`<p class="muted">${howMany}</p>`,
   );
   const sa = $("#show-all");
   if (sa) sa.onclick = () => { filterKey = null; picked = []; drawActions(); };
@@ -785,7 +811,7 @@ function pick(key, label) {
   }
   const matching = S.actions.filter((a) => S.r.keysOf(a, S.view.state).includes(key));
   if (!matching.length) {
-    notice(S.actions.length ? `No legal move uses ${label}.` : "It is not your move.", "info");
+    notice(S.actions.length ? t("No legal move uses {part}.", { part: label }) : t("It is not your move."), "info");
     return;
   }
   if (matching.length === 1) {
@@ -812,7 +838,7 @@ async function send(action, button) {
     addLog(res.events || []);
     S.live && S.live.seen(res.version);
   } catch (e) {
-    if (e.code === "version_conflict") notice("Someone moved first; the board is updated.");
+    if (e.code === "version_conflict") notice(t("Someone moved first; the board is updated."));
     else refusalNotice(S.summary.game, e); // links to the rule it broke (details.rule)
   } finally {
     sending = false;
@@ -839,10 +865,10 @@ async function undo(toVersion, hostToken) {
     S.log = S.log.filter((e) => e.version <= r.version);
     renderLog();
     S.live && (S.live.after = r.version);
-    notice(`Undone: ${n} ${n === 1 ? "event" : "events"}; back at version ${r.version}.`, "info");
+    notice(tn("Undone: {count} event; back at version {version}.", "Undone: {count} events; back at version {version}.", n, { version: r.version }), "info");
   } catch (e) {
     const reason = e.details && e.details.reason ? ` (${e.details.reason.replaceAll("_", " ")})` : "";
-    notice(`Undo refused: ${e.message}${reason}`);
+    notice(t("Undo refused: {reason}", { reason: `${e.message}${reason}` }));
   }
   setTimeout(() => (S.undoing = false), 1500); // the frame may come after the answer
   refresh();
@@ -903,16 +929,16 @@ function drawPlayers() {
   // One number per player, labelled: during the game the renderer's running score (its unit:
   // Lancaster's power), once it is over the result's total, the same as the result table's.
   const live = S.r.scores ? S.r.scores(S.view.state, ctx()) : {};
-  const unit = res ? S.r.resultUnit || "points" : S.r.scoreUnit || "points";
+  const unit = res ? S.r.resultUnit || t("points") : S.r.scoreUnit || t("points");
   const score = (seat) => (res ? res.scores[seat] : live[seat]);
   mount(
     $("#players"),
     S.summary.seats.map(
       (s) => html`<li class="${S.view.to_act.includes(s.seat) ? "acting" : ""}">
         ${S.r.seatBadge ? S.r.seatBadge(s.seat, S.view.state) : ""}
-        <span>${s.player ? html`<a href="/players/${encodeURIComponent(s.player)}">${n[s.seat]}</a>` : n[s.seat]}${s.seat === S.seat ? " (you)" : ""}</span>
+        <span>${s.player ? html`<a href="/players/${encodeURIComponent(s.player)}">${n[s.seat]}</a>` : n[s.seat]}${s.seat === S.seat ? ` ${t("(you)")}` : ""}</span>
         ${score(s.seat) != null ? html`<span class="score" data-seat="${s.seat}"><b>${score(s.seat)}</b> ${unit}</span>` : ""}
-        ${S.view.to_act.includes(s.seat) ? html`<span class="to-act" aria-label="to act">●</span>` : ""}
+        ${S.view.to_act.includes(s.seat) ? html`<span class="to-act" aria-label="${t("to act")}">●</span>` : ""}
       </li>`,
     ),
   );
@@ -929,25 +955,25 @@ function drawResult() {
   el.hidden = false;
   // One table, the players by rank: the game's own scoring categories (the renderer's
   // result(): columns and a row per seat, from result.details), then the total.
-  const t = S.r.result ? S.r.result(res, ctx()) : { columns: [`Total ${S.r.resultUnit || "points"}`], row: (s) => [res.scores[s]] };
+  const tbl = S.r.result ? S.r.result(res, ctx()) : { columns: [t("Total {unit}", { unit: S.r.resultUnit || t("points") })], row: (s) => [res.scores[s]] };
   let rank = 0;
   let prev = null;
   mount(
     el,
-    html`<h2>Result</h2>
-      <p class="winner">${res.winners.length > 1 ? "Shared win: " : "Winner: "}${res.winners.map((s) => n[s]).join(" and ")}</p>
+    html`<h2>${t("Result")}</h2>
+      <p class="winner">${res.winners.length > 1 ? t("Shared win: {names}", { names: res.winners.map((s) => n[s]).join(t(" and ")) }) : t("Winner: {names}", { names: res.winners.map((s) => n[s]).join(t(" and ")) })}</p>
       <div class="result-wrap" tabindex="0"><table class="mini result-table">
-        <caption class="vh">The final scores, by rank</caption>
-        <thead><tr><th scope="col">Rank</th><th scope="col">Player</th>${t.columns.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
+        <caption class="vh">${t("The final scores, by rank")}</caption>
+        <thead><tr><th scope="col">${t("Rank")}</th><th scope="col">${t("Player")}</th>${tbl.columns.map((h) => html`<th scope="col">${h}</th>`)}</tr></thead>
         <tbody>${res.ranking.map((s, i) => {
           if (res.scores[s] !== prev) rank = i + 1;
           prev = res.scores[s];
-          return html`<tr data-seat="${s}" class="${res.winners.includes(s) ? "won" : ""}"><td class="num">${rank}</td><th scope="row">${n[s]}${s === S.seat ? " (you)" : ""}</th>${t.row(s).map(
-            (x, j) => html`<td class="num${j === t.columns.length - 1 ? " total" : ""}" data-label="${t.columns[j]}">${x}</td>`,
+          return html`<tr data-seat="${s}" class="${res.winners.includes(s) ? "won" : ""}"><td class="num">${rank}</td><th scope="row">${n[s]}${s === S.seat ? ` ${t("(you)")}` : ""}</th>${tbl.row(s).map(
+            (x, j) => html`<td class="num${j === tbl.columns.length - 1 ? " total" : ""}" data-label="${tbl.columns[j]}">${x}</td>`,
           )}</tr>`;
         })}</tbody>
       </table></div>
-      ${t.note ? html`<p class="small muted">${t.note}</p>` : ""}
+      ${tbl.note ? html`<p class="small muted">${tbl.note}</p>` : ""}
       <p id="rating-change" class="small" aria-live="polite"></p>`,
   );
   if (S.summary.rated) drawRatingChange(0);
@@ -968,10 +994,10 @@ async function drawRatingChange(tries) {
   const me = player();
   const said = doc.changes.map((c) => {
     const delta = c.after.ordinal - c.before.ordinal;
-    const you = me && c.player === me.id ? " (you)" : "";
+    const you = me && c.player === me.id ? ` ${t("(you)")}` : "";
     return `${c.name}${you}: ${c.before.ordinal.toFixed(1)} → ${c.after.ordinal.toFixed(1)} (${delta >= 0 ? "+" : "−"}${Math.abs(delta).toFixed(1)})`;
   });
-  mount(el, html`Ratings: ${said.join(" · ")} <a href="/docs/play/ratings/">how ratings work</a>`);
+  mount(el, html`${t("Ratings:")} ${said.join(" · ")} <a href="/docs/play/ratings/">${t("how ratings work")}</a>`);
 }
 
 // ---- the log ------------------------------------------------------------------------------
@@ -1028,13 +1054,13 @@ function addChat(line, via) {
     $("#chat"),
     S.chat.slice(-100).map(
       (l) => {
-        const who = l.seat != null ? n[l.seat] || l.name : l.name || "spectator";
+        const who = l.seat != null ? n[l.seat] || l.name : l.name || t("spectator");
         const said = l.hidden
-          ? html`<i class="muted">hidden by the host</i>`
+          ? html`<i class="muted">${t("hidden by the host")}</i>`
           : l.blocked
-            ? html`<i class="muted">a line from a player you blocked</i>`
+            ? html`<i class="muted">${t("a line from a player you blocked")}</i>`
             : l.text;
-        return html`<li data-id="${l.id}" data-via="${l.via}"><span class="muted">${fmtTime(l.at)}</span> <b>${who}</b>${l.room === "spectators" && acting() ? " (spectators)" : ""}: ${said}${chatButtons(l, who)}</li>`;
+        return html`<li data-id="${l.id}" data-via="${l.via}"><span class="muted">${fmtTime(l.at)}</span> <b>${who}</b>${l.room === "spectators" && acting() ? ` ${t("(spectators)")}` : ""}: ${said}${chatButtons(l, who)}</li>`;
       },
     ),
   );
@@ -1046,10 +1072,10 @@ function addChat(line, via) {
 function chatButtons(l, who) {
   const out = [];
   if ((held(S.id) || {}).host && !l.hidden)
-    out.push(html` <button type="button" class="small" data-hide="${l.id}" aria-label="Hide ${who}'s line">Hide</button>`);
+    out.push(html` <button type="button" class="small" data-hide="${l.id}" aria-label="${t("Hide {name}'s line", { name: who })}">${t("Hide")}</button>`);
   const me = player();
   if (me && l.player && l.player !== me.id && !l.blocked)
-    out.push(html` <button type="button" class="small" data-block="${l.player}" data-name="${who}" aria-label="Block ${who}">Block</button>`);
+    out.push(html` <button type="button" class="small" data-block="${l.player}" data-name="${who}" aria-label="${t("Block {name}", { name: who })}">${t("Block")}</button>`);
   return out;
 }
 async function chatControl(e) {
@@ -1060,9 +1086,9 @@ async function chatControl(e) {
       await api(`/games/${S.id}/chat/${b.dataset.hide}/hide`, { method: "POST", token: (held(S.id) || {}).host });
       if (S.live.mode !== "stream") S.live.pollChat(); // the stream brings the hide itself
     } else if (b.dataset.block) {
-      const sure = await confirmStep(`Block ${b.dataset.name}?`, {
-        yes: "Block",
-        detail: "Their chat lines are hidden for you, and they cannot join the tables you create.",
+      const sure = await confirmStep(t("Block {name}?", { name: b.dataset.name }), {
+        yes: t("Block"),
+        detail: t("Their chat lines are hidden for you, and they cannot join the tables you create."),
       });
       if (!sure) return;
       await api(`/me/blocks/${encodeURIComponent(b.dataset.block)}`, { method: "PUT" });

@@ -2,6 +2,7 @@
 // caption and header cells, a section with its heading, and a plain list.  Everything goes
 // through the escaping html template; nothing here scrolls sideways (a table wraps its words; on a phone a
 // table of five columns or more shows each row as lines).
+import { t } from "./i18n.js";
 import { html } from "./ui.js";
 
 /** A table a screen reader can walk: a caption, column headers, each row's first cell its
@@ -35,14 +36,14 @@ export function part(id, title, body, level = 3) {
 /** A plain list of words (``empty`` when there is nothing).
  *  @param {import("./ui.js").Content[]} items
  *  @param {string} [empty] */
-export function list(items, empty = "none") {
-  return items.length ? html`<ul>${items.map((x) => html`<li>${x}</li>`)}</ul>` : html`<p>${empty}</p>`;
+export function list(items, empty) {
+  return items.length ? html`<ul>${items.map((x) => html`<li>${x}</li>`)}</ul>` : html`<p>${empty ?? t("none")}</p>`;
 }
 
-/** "a, b and c"
+/** "a, b and c" (in the page's language: 「a、bとc」)
  *  @param {(string | null | undefined)[]} items */
 export function and(items) {
   const xs = items.filter((x) => x != null && x !== "");
   if (xs.length <= 1) return xs.join("");
-  return `${xs.slice(0, -1).join(", ")} and ${xs[xs.length - 1]}`;
+  return t("{first} and {last}", { first: xs.slice(0, -1).join(t(", ")), last: xs[xs.length - 1] });
 }

@@ -1,4 +1,5 @@
 // Small DOM helpers: escaped HTML templates (no inline script or style anywhere), notices.
+import { formatDate, t } from "./i18n.js";
 
 /** Markup already escaped (what html`...` returns): part() puts it in as it is. */
 export class Raw {
@@ -76,24 +77,24 @@ export function clearNotice() {
 export function fmtTime(iso) {
   if (!iso) return "";
   const d = new Date(iso);
-  return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  return formatDate(d, { hour: "2-digit", minute: "2-digit", second: "2-digit" }); // the page's language
 }
 
 /** "in 2 min 5 s" / "3 d 4 h" until an ISO time ("overdue" once past). */
 export function until(iso, now = Date.now()) {
   let s = Math.round((new Date(iso).getTime() - now) / 1000);
   if (!Number.isFinite(s)) return "";
-  if (s <= 0) return "time is up";
+  if (s <= 0) return t("time is up");
   const d = Math.floor(s / 86400);
   s -= d * 86400;
   const h = Math.floor(s / 3600);
   s -= h * 3600;
   const m = Math.floor(s / 60);
   s -= m * 60;
-  if (d) return `${d} d ${h} h left`;
-  if (h) return `${h} h ${m} min left`;
-  if (m) return `${m} min ${s} s left`;
-  return `${s} s left`;
+  if (d) return t("{d} d {h} h left", { d, h });
+  if (h) return t("{h} h {m} min left", { h, m });
+  if (m) return t("{m} min {s} s left", { m, s });
+  return t("{s} s left", { s });
 }
 
 export async function copy(text, button) {
@@ -101,11 +102,11 @@ export async function copy(text, button) {
     await navigator.clipboard.writeText(text);
     if (button) {
       const old = button.textContent;
-      button.textContent = "Copied";
+      button.textContent = t("Copied");
       setTimeout(() => (button.textContent = old), 1500);
     }
   } catch {
-    notice("Copy this link by hand: select the field and copy it.", "info");
+    notice(t("Copy this link by hand: select the field and copy it."), "info");
   }
 }
 
@@ -129,7 +130,7 @@ export const plural = (n, one, many = one + "s") => `${n} ${n === 1 ? one : many
  *  summary's seed_chosen): whoever knows the seed can know every hidden card. */
 export const seedChosenNote = (summary) =>
   summary && summary.seed_chosen
-    ? html`<p class="seed-chosen" role="note">The host chose the deal (a fixed seed): they may know every hidden card.</p>`
+    ? html`<p class="seed-chosen" role="note">${t("The host chose the deal (a fixed seed): they may know every hidden card.")}</p>`
     : "";
 
 /** Like mount, but patches the existing nodes in place (attributes, text) and replaces only
@@ -179,7 +180,7 @@ function patch(a, b) {
  *  @param {Content} question
  *  @param {{ yes?: Content, no?: Content, detail?: Content }} [options]
  *  @returns {Promise<boolean>} */
-export function confirmStep(question, { yes, no = "Cancel", detail = "" } = {}) {
+export function confirmStep(question, { yes, no = t("Cancel"), detail = "" } = {}) {
   return new Promise((resolve) => {
     const back = /** @type {HTMLElement | null} */ (document.activeElement);
     const d = document.createElement("dialog");

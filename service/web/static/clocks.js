@@ -1,0 +1,114 @@
+// Each seat's clock on the table page (contract: Time controls): the time it has left, counted
+// down while it is to act, its deadline, its vacation; and a warning in words (not only colour)
+// when little is left.  The figures come from the view or the summary (`clocks`), as the
+// server derived them from the log; the page only counts down from when it fetched them.
+
+import { N_, t } from "./i18n.js";
+import { html } from "./ui.js";
+
+// Words the templates use where pybabel's JavaScript lexer does not see them (inside a
+// quoted attribute, or after one in a nested template): listed here for the catalogue.
+export const MORE_WORDS = [
+  N_("Clocks"),
+];
+
+/** @typedef {{ remaining: string, deadline?: string, vacation_until?: string }} Clock */
+
+/** Milliseconds of an ISO 8601 duration of weeks to seconds (`P1DT2H`, `PT30M`), or NaN.
+ *  @param {string | undefined | null} text */
+export function durationMs(text) {
+  const m = /^P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(text || "");
+  if (!m || text === "P" || text === "PT") return NaN;
+  const [w, d, h, mi, s] = m.slice(1).map((v) => Number(v || 0));
+  return ((((w * 7 + d) * 24 + h) * 60 + mi) * 60 + s) * 1000;
+}
+
+/** "3 d 4 h", "2 h 5 min", "4 min 10 s", "12 s" (never below 0).
+ *  @param {number} ms */
+export function spoken(ms) {
+  let s = Math.max(0, Math.floor(ms / 1000));
+  const d = Math.floor(s / 86400);
+  s -= d * 86400;
+  const h = Math.floor(s / 3600);
+  s -= h * 3600;
+  const m = Math.floor(s / 60);
+  s -= m * 60;
+  if (d) return t("{d} d {h} h", { d, h });
+  if (h) return t("{h} h {m} min", { h, m });
+  if (m) return t("{m} min {s} s", { m, s });
+  return t("{s} s", { s });
+}
+
+/** The full time of a table's clock (the bank, or the turn's time), for "little left".
+ *  @param {any} summary */
+export function fullTime(summary) {
+  const control = (summary && summary.time_control) || {};
+  return durationMs(control.bank || control.per_turn || (summary && summary.turn_time));
+}
+
+/** Little left: under a fifth of the full time, and under an hour.
+ *  @param {number} left @param {number} full */
+export const isLow = (left, full) => left < Math.min(3_600_000, (Number.isFinite(full) ? full : Infinity) / 5);
+
+/**
+ * What each seat's clock reads at `now`: the time left (counted down since `fetched` while
+ * the seat is to act, off vacation, and the clock runs on weekends), the deadline, low or not.
+ * @param {Record<string, Clock>} clocks
+ * @param {{ toAct: number[], fetched: number, now: number, full: number, weekendsOff: boolean }} o
+ */
+export function readings(clocks, { toAct, fetched, now, full, weekendsOff }) {
+  return Object.entries(clocks || {}).map(([key, c]) => {
+    const seat = Number(key);
+    const away = c.vacation_until && new Date(c.vacation_until).getTime() > now;
+    const running = toAct.includes(seat) && !!c.deadline && !away && !weekendsOff;
+    let left = durationMs(c.remaining) - (running ? now - fetched : 0);
+    if (c.deadline && toAct.includes(seat)) left = Math.min(left, new Date(c.deadline).getTime() - now);
+    left = Math.max(0, left);
+    return { seat, left, deadline: c.deadline, away: away ? c.vacation_until : undefined, acting: toAct.includes(seat), low: toAct.includes(seat) && !away && isLow(left, full) };
+  });
+}
+
+/**
+ * The clocks' markup: one line per seat, "you" for the reader's own.
+ * @param {ReturnType<typeof readings>} read
+ * @param {string[]} names @param {number | null | undefined} you
+ * @param {(iso: string) => string} fmt
+ */
+export function clocksHtml(read, names, you, fmt) {
+  if (!read.length) return "";
+  return html`<ul class="clocks" aria-label="${t("Clocks")}">${read.map(
+    (r) => html`<li class="clock${r.low ? " low" : ""}${r.acting ? " running" : ""}" data-seat="${r.seat}">
+      ${r.seat === you ? t("You") : names[r.seat] || t("Seat {n}", { n: r.seat + 1 })}: ${slot(t("{left} left"), "{left}", html`<span class="left">${spoken(r.left)}</span>`)}${r.acting && r.deadline ? html`${t(", by")} <time datetime="${r.deadline}">${fmt(r.deadline)}</time>` : ""}${r.away ? html` · ${t("on vacation until")} <time datetime="${r.away}">${fmt(r.away)}</time>` : ""}${r.low ? html` <strong class="warn">${t("Little time left!")}</strong>` : ""}</li>`,
+  )}</ul>`;
+}
+
+/** A translated text with markup in the place of its one ``{name}``: the words around it are
+ *  escaped, the markup kept (so the language's word order holds the markup too).
+ *  @param {string} text @param {string} name @param {import("./ui.js").Raw} markup */
+export const slot = (text, name, markup) => {
+  const at = text.indexOf(name);
+  return at < 0 ? html`${text} ${markup}` : html`${text.slice(0, at)}${markup}${text.slice(at + name.length)}`;
+};
+
+/** When the page first saw each `clocks` object (the view or summary it came with). */
+const seen = new WeakMap();
+
+/**
+ * The clocks of a view (else the summary) at `now`, as markup ("" for a table without them).
+ * @param {any} view @param {any} summary @param {string[]} names
+ * @param {number | null | undefined} you @param {(iso: string) => string} fmt
+ */
+export function clocksFor(view, summary, names, you, fmt, now = Date.now()) {
+  const clocks = (view && view.clocks) || (summary && summary.clocks);
+  if (!clocks || (view && view.status !== "active")) return "";
+  if (!seen.has(clocks)) seen.set(clocks, now);
+  const control = (summary && summary.time_control) || (view && view.time_control) || {};
+  const read = readings(clocks, {
+    toAct: (view && view.to_act) || [],
+    fetched: seen.get(clocks),
+    now,
+    full: fullTime({ ...summary, time_control: control }),
+    weekendsOff: control.weekends === "off",
+  });
+  return clocksHtml(read, names, you, fmt);
+}

@@ -1,0 +1,41 @@
+// clocks.js: each seat's clock on the table page counts down from the figures the server
+// derived from the log, stops on vacation, and warns in words when little time is left.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { client, dom } from "./support.mjs";
+
+const { durationMs, readings, clocksHtml, clocksFor, spoken } = await client("clocks.js");
+
+test("ISO durations of weeks to seconds", () => {
+  assert.equal(durationMs("P1DT2H"), 26 * 3600_000);
+  assert.equal(durationMs("PT1M30S"), 90_000);
+  assert.equal(durationMs("P1W"), 7 * 86_400_000);
+  assert.ok(Number.isNaN(durationMs("P1Y")));
+  assert.equal(spoken(26 * 3600_000 + 5000), "1 d 2 h");
+});
+
+test("a running clock counts down; a waiting or vacationing one stands", () => {
+  const now = Date.parse("2026-01-05T12:00:00Z");
+  const clocks = {
+    0: { remaining: "PT3H", deadline: "2026-01-05T14:59:00Z" },
+    1: { remaining: "P2D" },
+    2: { remaining: "PT10M", deadline: "2026-01-09T12:10:00Z", vacation_until: "2026-01-09T12:00:00Z" },
+  };
+  const read = readings(clocks, { toAct: [0, 2], fetched: now - 120_000, now, full: 86_400_000, weekendsOff: false });
+  assert.equal(read[0].left, 178 * 60_000, "counted down, never past the deadline");
+  assert.equal(read[1].left, 2 * 86_400_000);
+  assert.equal(read[2].left, 10 * 60_000);
+  assert.equal(read[2].low, false, "on vacation: no warning");
+  assert.equal(read[0].low, false);
+  const late = readings(clocks, { toAct: [0], fetched: now, now: now + 170 * 60_000, full: 86_400_000, weekendsOff: false });
+  assert.equal(late[0].low, true);
+  const doc = dom(String(clocksHtml(late, ["Ann", "Bob", "Cy"], 0, (iso) => iso)));
+  const mine = doc.querySelector('[data-seat="0"]');
+  assert.match(mine.textContent, /You: 9 min 0 s left, by .*Little time left!/s);
+  assert.match(doc.querySelector('[data-seat="2"]').textContent, /on vacation until/);
+});
+
+test("no clocks, or a game that is over: nothing is drawn", () => {
+  assert.equal(clocksFor({ status: "active", to_act: [0] }, {}, ["a"], 0, String), "");
+  assert.equal(clocksFor({ status: "finished", clocks: { 0: { remaining: "PT1M" } } }, {}, ["a"], 0, String), "");
+});
