@@ -23,6 +23,7 @@ from typing import Any, cast
 import requests
 
 from chronicle_client import errors
+from chronicle_client.people import PeopleCalls
 from chronicle_client.types import (
     Action,
     Actions,
@@ -40,7 +41,10 @@ API = "/api/v1"
 FINISHED = "GameFinished"  # the event that ends a game (its data is the result)
 
 
-class Client:
+class Client(PeopleCalls):
+    """``language`` (``en``, ``ja``, ``zh-TW``, or any ``Accept-Language`` value) is sent with
+    every request: error messages and the catalog's words come in it; codes stay the same."""
+
     def __init__(
         self,
         base_url: str,
@@ -51,7 +55,9 @@ class Client:
         retries: int = 4,
         max_wait: float = 30.0,
         sleep: Callable[[float], None] = time.sleep,
+        language: str | None = None,
     ) -> None:
+        self.language = language
         self.base_url = base_url.rstrip("/")
         self.token = token
         self.http = session or requests.Session()
@@ -66,6 +72,7 @@ class Client:
         return Client(
             self.base_url, token, session=self.http, timeout=self.timeout,
             retries=self.retries, max_wait=self.max_wait, sleep=self.sleep,
+            language=self.language,
         )  # fmt: skip
 
     # ---- transport ------------------------------------------------------------------------
@@ -83,6 +90,8 @@ class Client:
         the contract's refusals).  It sends the client's token unless ``headers`` override
         ``Authorization``."""
         sent = {"Authorization": f"Bearer {self.token}"} if self.token else {}
+        if self.language:
+            sent["Accept-Language"] = self.language
         sent.update(headers or {})
         return self.http.request(
             method, self.base_url + path, json=json, params=params, headers=sent,
@@ -98,13 +107,13 @@ class Client:
         params: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Any:
-        """One call, retried on 429 (and 503 where safe); returns the decoded JSON body or
-        raises ``ApiError``."""
+        """One call, retried on 429 (and 503 where safe); returns the decoded JSON body (None
+        for a 204) or raises ``ApiError``."""
         safe = method == "GET" or "Idempotency-Key" in (headers or {})
         for attempt in range(self.retries + 1):
             r = self.raw(method, path, json=json, params=params, headers=headers)
             if r.status_code < 400:
-                return r.json()
+                return r.json() if r.content else None
             retry = r.status_code == 429 or (r.status_code == 503 and safe)
             if not retry or attempt == self.retries:
                 raise errors.from_response(r.status_code, _json(r))
@@ -130,7 +139,10 @@ class Client:
         seed: str | None = None,
         **extra: Any,
     ) -> Created:
-        """Create a game; the answer holds each human seat's token and the host token, once."""
+        """Create a game; the answer holds each human seat's token and the host token, once.
+        ``extra`` passes the other creation fields as they are: ``time_control`` (a
+        ``types.TimeControl``) with an IANA ``timezone``, ``turn_time``, ``public``, ``rated``.
+        (Not typed parameters: callers spread a ``dict[str, str]`` of fields into them.)"""
         body: dict[str, Any] = {"game": game, "players": players, **extra}
         if options:
             body["options"] = dict(options)

@@ -11,11 +11,31 @@ from typing import Any, NotRequired, TypedDict
 Action = dict[str, Any]
 
 
+class TimeControl(TypedDict, total=False):
+    """A table's time control (contract: Time controls); durations are ISO 8601."""
+
+    per_turn: str
+    bank: str
+    increment: str
+    max: str
+    weekends: str  # "off" or "on"
+    vacation: str  # the whole days each seat may take off, e.g. "P14D"
+
+
+class Clock(TypedDict):
+    """One seat's clock when the document was read."""
+
+    remaining: str  # ISO 8601 duration, rounded down to whole seconds
+    deadline: NotRequired[str]  # ISO 8601 UTC, while the seat is to act
+    vacation_until: NotRequired[str]  # ISO 8601 UTC, while the seat is on vacation
+
+
 class Seat(TypedDict):
     seat: int
     name: str
     bot: str | None
     token: NotRequired[str]  # a human seat's token, in the creation response only
+    player: NotRequired[str]  # the public id of the account holding the seat
 
 
 class Invitation(TypedDict):
@@ -56,6 +76,11 @@ class Summary(TypedDict):
     updated_at: str
     turn_time: NotRequired[str]  # an ISO 8601 duration, at a clocked table
     deadlines: NotRequired[dict[str, str]]  # seat -> ISO time, at a clocked table
+    public: NotRequired[bool]
+    rated: NotRequired[bool]
+    time_control: NotRequired[TimeControl]
+    timezone: NotRequired[str]
+    clocks: NotRequired[dict[str, Clock]]  # seat -> its clock (the people of a clocked table)
 
 
 class View(TypedDict):
@@ -68,6 +93,9 @@ class View(TypedDict):
     state: dict[str, Any]
     result: NotRequired[Result]
     deadlines: NotRequired[dict[str, str]]  # seat -> ISO time, at a clocked table
+    time_control: NotRequired[TimeControl]
+    timezone: NotRequired[str]
+    clocks: NotRequired[dict[str, Clock]]  # seat -> its clock, at the current version only
 
 
 class Actions(TypedDict):
