@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { client, dom } from "./support.mjs";
 
-const { durationMs, readings, clocksHtml, clocksFor, spoken } = await client("clocks.js");
+const { durationMs, readings, clocksHtml, clocksFor } = await client("clocks.js");
+const { spoken } = await client("ui.js");
 
 test("ISO durations of weeks to seconds", () => {
   assert.equal(durationMs("P1DT2H"), 26 * 3600_000);

@@ -15,6 +15,7 @@
 import { api, dropSession, keepSession, serverFeatures, session, takeFragment } from "./api.js";
 import { GAME_NAMES } from "./games.js";
 import { profileRatings } from "./ratings.js";
+import { drawInviteToMyTable } from "./invite.js";
 import { N_, ready, t, tn } from "./i18n.js";
 import { $, html, mount, notice, until } from "./ui.js";
 
@@ -601,7 +602,8 @@ export async function profilePage() {
         <div>${ratings.length ? profileRatings(doc.ratings) : html`<span class="muted">${t("No ratings yet.")}</span>`}</div>
         ${me && me.id !== doc.id
           ? html`<p><button type="button" id="profile-block" data-blocked="${blocked ? "yes" : "no"}">${blocked ? t("Unblock") : t("Block")}</button>
-              <span class="muted">${t("A blocked player's chat lines are hidden for you, and they cannot join the tables you create.")}</span></p>`
+              <span class="muted">${t("A blocked player's chat lines are hidden for you, and they cannot join the tables you create.")}</span></p>
+              <div id="profile-invite" class="profile-invite" hidden></div>`
           : ""}
       </section>`,
   );
@@ -618,6 +620,8 @@ export async function profilePage() {
         notice(e.message);
       }
     };
+  const inviting = document.getElementById("profile-invite"); // this visitor's waiting tables
+  if (inviting) await drawInviteToMyTable(inviting, doc, await accountGames("waiting"));
 }
 
 // ---- start ----------------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 // server derived them from the log; the page only counts down from when it fetched them.
 
 import { N_, t } from "./i18n.js";
-import { html } from "./ui.js";
+import { html, spoken } from "./ui.js";
 
 // Words the templates use where pybabel's JavaScript lexer does not see them (inside a
 // quoted attribute, or after one in a nested template): listed here for the catalogue.
@@ -23,21 +23,6 @@ export function durationMs(text) {
   return ((((w * 7 + d) * 24 + h) * 60 + mi) * 60 + s) * 1000;
 }
 
-/** "3 d 4 h", "2 h 5 min", "4 min 10 s", "12 s" (never below 0).
- *  @param {number} ms */
-export function spoken(ms) {
-  let s = Math.max(0, Math.floor(ms / 1000));
-  const d = Math.floor(s / 86400);
-  s -= d * 86400;
-  const h = Math.floor(s / 3600);
-  s -= h * 3600;
-  const m = Math.floor(s / 60);
-  s -= m * 60;
-  if (d) return t("{d} d {h} h", { d, h });
-  if (h) return t("{h} h {m} min", { h, m });
-  if (m) return t("{m} min {s} s", { m, s });
-  return t("{s} s", { s });
-}
 
 /** The full time of a table's clock (the bank, or the turn's time), for "little left".
  *  @param {any} summary */

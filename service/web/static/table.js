@@ -26,6 +26,7 @@ import { clocksFor, slot } from "./clocks.js";
 import { refusalNotice, rulesHref } from "./rules.js";
 import { Reader } from "./reader.js";
 import { accountGames, claimRefusal, claimSeat, player, signinHref, whoAmI } from "./account.js";
+import { drawInvites } from "./invite.js";
 
 // Words the templates use where pybabel's JavaScript lexer does not see them (inside a
 // quoted attribute, or after one in a nested template): listed here for the catalogue.
@@ -306,6 +307,7 @@ function layout() {
             <h2 id="players-h">${t("Players")}</h2>
             <ul id="players" class="players"></ul>
           </section>
+          <section id="invite-panel" class="card invite-panel" aria-labelledby="invite-h" hidden></section>
           <section id="chat-panel" class="card" aria-labelledby="chat-h" hidden>
             <h2 id="chat-h">${t("Chat")}</h2>
             <ol id="chat" class="chat" aria-live="polite"></ol>
@@ -574,6 +576,7 @@ function draw() {
   drawTurn();
   drawActions();
   drawPlayers();
+  drawInvites($("#invite-panel"), S.id, S.summary); // the host: invite a player to an open seat
   drawResult();
   drawTurnMarks();
   const chatName = $("#chat-name");

@@ -80,21 +80,29 @@ export function fmtTime(iso) {
   return formatDate(d, { hour: "2-digit", minute: "2-digit", second: "2-digit" }); // the page's language
 }
 
-/** "in 2 min 5 s" / "3 d 4 h" until an ISO time ("overdue" once past). */
-export function until(iso, now = Date.now()) {
-  let s = Math.round((new Date(iso).getTime() - now) / 1000);
-  if (!Number.isFinite(s)) return "";
-  if (s <= 0) return t("time is up");
+/** A duration in words, its two largest units: "1 d 2 h", "2 min 5 s", "40 s".
+ *  @param {number} ms */
+export function spoken(ms) {
+  let s = Math.max(0, Math.floor(ms / 1000));
   const d = Math.floor(s / 86400);
   s -= d * 86400;
   const h = Math.floor(s / 3600);
   s -= h * 3600;
   const m = Math.floor(s / 60);
   s -= m * 60;
-  if (d) return t("{d} d {h} h left", { d, h });
-  if (h) return t("{h} h {m} min left", { h, m });
-  if (m) return t("{m} min {s} s left", { m, s });
-  return t("{s} s left", { s });
+  if (d) return t("{d} d {h} h", { d, h });
+  if (h) return t("{h} h {m} min", { h, m });
+  if (m) return t("{m} min {s} s", { m, s });
+  return t("{s} s", { s });
+}
+
+/** "2 min 5 s left" / "1 d 4 h left" until an ISO time ("time is up" once past).
+ *  @param {string} iso */
+export function until(iso, now = Date.now()) {
+  const s = Math.round((new Date(iso).getTime() - now) / 1000);
+  if (!Number.isFinite(s)) return "";
+  if (s <= 0) return t("time is up");
+  return t("{left} left", { left: spoken(s * 1000) });
 }
 
 export async function copy(text, button) {
