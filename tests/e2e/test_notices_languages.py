@@ -8,6 +8,7 @@ body follow the account's language too."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from email.header import decode_header, make_header
 from email.message import Message
@@ -85,7 +86,11 @@ def test_a_chinese_account_gets_the_end_of_a_game_in_chinese_the_other_in_englis
     claim = f"{stack.base}{API}/games/{table.id}/claim"
     requests.post(claim, json=seat_0, headers=bearer(bob["token"]), timeout=10).raise_for_status()
     assert table.to_turn(seat=2) is None  # no seat 2: plays the whole game
-    result = table.view(0)["result"]
+    deadline = time.monotonic() + 60  # the last move ends the play; the worker scores it
+    while "result" not in (seen := table.view(0)):
+        assert time.monotonic() < deadline, "the worker did not score the game"
+        time.sleep(0.1)
+    result = seen["result"]
     names = {0: "Bob", 1: "Ann"}
 
     message = stack.inbox.wait_for("mei-zh@example.com", 2)
