@@ -59,8 +59,9 @@ def listed_names(server_url: str) -> list[str]:
 def english_left(page: Any, skip: list[str], names: list[str] | None = None) -> list[str]:
     """The runs of ASCII letters on the page that are neither a name nor a code."""
     text = page.evaluate(TEXT_JS, skip)
-    for name in [*(names or []), *NAMES]:
-        text = text.replace(name, " ")
+    for name in [*NAMES, *(names or [])]:  # whole words only: a player named "Ca" or "re" must
+        # not cut "Kings and Castles" or "restore" into pieces that look like other words
+        text = re.sub(rf"(?<![A-Za-z]){re.escape(name)}(?![A-Za-z])", " ", text)
     for code in CODES:
         text = re.sub(code, " ", text)
     return sorted(set(re.findall(r"[A-Za-z]{2,}", text)))
