@@ -252,19 +252,18 @@ class Accounts:
 
     # ---- accounts -------------------------------------------------------------------------
     def get(self, player: str) -> Account | None:
-        stored = self.r.hgetall(f"acct:{player}")
-        if not stored:
-            return None
-        notes = _s(stored, "notifications")
-        return Account(
-            id=player,
-            name=_s(stored, "name"),
-            email=_s(stored, "email"),
-            created_at=int(_s(stored, "created_at") or 0),
-            locale=_s(stored, "locale") or None,
-            timezone=_s(stored, "timezone") or None,
-            notifications=notifications_of(json.loads(notes) if notes else None),
-        )
+        return _account(player, self.r.hgetall(f"acct:{player}"))
+
+    def get_many(self, players: Iterable[str]) -> dict[str, Account]:
+        """The accounts of ``players`` that exist, read in one round trip (a batch of
+        notices: ``service.notice_batch``)."""
+        wanted = list(dict.fromkeys(players))
+        with self.r.pipeline(transaction=False) as pipe:
+            for player in wanted:
+                pipe.hgetall(f"acct:{player}")
+            found = pipe.execute()
+        accounts = (_account(p, stored) for p, stored in zip(wanted, found, strict=True))
+        return {a.id: a for a in accounts if a is not None}
 
     def require(self, player: str) -> Account:
         account = self.get(player)
@@ -411,6 +410,21 @@ class Accounts:
 
 def _text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _account(player: str, stored: Mapping[Any, Any]) -> Account | None:
+    if not stored:
+        return None
+    notes = _s(stored, "notifications")
+    return Account(
+        id=player,
+        name=_s(stored, "name"),
+        email=_s(stored, "email"),
+        created_at=int(_s(stored, "created_at") or 0),
+        locale=_s(stored, "locale") or None,
+        timezone=_s(stored, "timezone") or None,
+        notifications=notifications_of(json.loads(notes) if notes else None),
+    )
 
 
 def _s(stored: Mapping[Any, Any], key: str) -> str:

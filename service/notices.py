@@ -5,11 +5,15 @@ nothing (``GameMeta.players`` is empty: no Redis call).  Otherwise a notice is o
 seat an account holds whose turn *began* in that append (to act now, not before it; a seat a
 bot plays is left out), kind ``your_turn``, and for each such seat when the append ended the
 game, kind ``game_over``; after an undo, for each seat it handed a turn back to (to act after
-it, not before), ``your_turn`` at the undo's version.  The owed notices go in one ``RPUSH`` to
-``PENDING``; a worker's loop makes them RQ jobs on the ``notices`` queue within a tenth of a
-second (``queue_pending``, ``workers.notices``).  The job's id names the game, the seat, the
-kind and the version at which the turn began (the *turn marker*), so the appends of one turn
-make one job at most.  Reminders (``service.reminders``), the digest (``service.digest``) and
+it, not before), ``your_turn`` at the undo's version.  The owed notices go to ``PENDING``,
+a sorted set scored by when each is due: ``CHRONICLE_NOTICE_GRACE`` seconds (``GRACE``) after
+the append, so that a person playing at the table, who moves within it, is not mailed at every
+turn (when the grace is over the notice is no longer news: ``turn over``).  A worker's loop
+takes the due ones every tenth of a second, settles in one go what the games' metas and the
+accounts decide, and makes RQ jobs of the rest on the ``notices`` queue (``service.notice_batch``,
+``workers.notices``).  A notice's id names the game, the seat, the kind and the version at which
+the turn began (the *turn marker*), so the appends of one turn owe one notice at most.
+Reminders (``service.reminders``), the digest (``service.digest``) and
 invitations (``service.invitations``) are the other kinds.
 
 **The job** (run by the worker) sends nothing unless the account has that kind on and
@@ -35,21 +39,21 @@ No address, code or token is ever written to a log line or an error message.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
+import time
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import redis
-from rq import Queue, Retry
+from rq import Queue
 
 from domain.engine import Match
 from projections.records import Recorded
 from projections.views import revealed
 from service import mail, push
-from service.accounts import notifications_of
+from service.accounts import Account, notifications_of
 from service.deferred import Deferred
 from service.errors import NotFound
 from service.loading import Current
@@ -65,12 +69,14 @@ if TYPE_CHECKING:
 
 QUEUE = "notices"
 SEND = "workers.notices.send"  # one notice (jobs queued before batches; workers/notices.py)
-SEND_MANY = "workers.notices.send_many"  # a batch of notices, the job ``queue_pending`` makes
-BATCH = 50  # notices a job
+SEND_MANY = "workers.notices.send_many"  # a batch of notices (``notice_batch.queue_due``)
+BATCH = 200  # notices a job
 # the setting that switches a kind on and off, where it is not the kind's own name
 SETTING = {REMINDER: "reminders", INVITATION: "invitations"}
-PENDING = "chronicle:notices:pending"  # list: the notices owed, not yet jobs (``Notices``)
+# sorted set: the notices owed, not yet settled or jobs, scored by when each is due (ms)
+PENDING = "chronicle:notices:due"
 QUEUEING = "chronicle:notices:queueing"  # held by the worker making them jobs
+GRACE = 60.0  # seconds a turn's notice waits for the seat to play (CHRONICLE_NOTICE_GRACE)
 ONCE_SECONDS = 7 * 24 * 3600  # how long a sent notice's mark keeps a second copy away
 MAX_SINCE = 200  # records after a turn began beyond which its notice is stale
 
@@ -109,21 +115,26 @@ def job_id(game_id: str, seat: int, kind: str, marker: int) -> str:
 def entry(
     game_id: str, seat: int, kind: str, marker: int, began: int | None, undone: bool = False
 ) -> str:
-    """A notice owed, as the pending list keeps it (the job's arguments)."""
+    """A notice owed, as ``PENDING`` keeps it (the job's arguments)."""
     return json.dumps([game_id, seat, kind, marker, began, *((True,) if undone else ())])
 
 
 class Notices:
     """The hook that notes a notice owed for each turn that began for an account's seat, for
-    ``PENDING`` (on the queue's Redis), sent after the answer (``service.deferred``); the
-    workers make them jobs (``queue_pending``).  An RQ job made here cost the move more than
-    the rest of its hooks together (RQ writes a hash of some twenty fields, in several round
-    trips), and even one ``RPUSH`` a tenth of a millisecond: the fan-out benchmark
-    (``bench.notices``) measures it."""
+    ``PENDING`` (on the queue's Redis) due ``grace`` seconds on, sent after the answer
+    (``service.deferred``); the workers settle them or make them jobs
+    (``notice_batch.queue_due``).  An RQ job made here cost the move more than the rest of
+    its hooks together (RQ writes a hash of some twenty fields, in several round trips), and
+    even one write a tenth of a millisecond: the fan-out benchmark (``bench.notices``)
+    measures it."""
 
-    def __init__(self, queue: Queue) -> None:
+    def __init__(self, queue: Queue, grace: float | None = None) -> None:
         self.queue = queue
         self.owed = Deferred(queue.connection, PENDING)
+        self.grace_ms = int(1000 * (grace_seconds() if grace is None else grace))
+
+    def _owe(self, owed: list[str]) -> None:
+        self.owed.push(owed, time.time_ns() // 10**6 + self.grace_ms)
 
     def appended(self, cur: Current, match: Match, records: Sequence[Recorded]) -> None:
         owed = [
@@ -133,7 +144,7 @@ class Notices:
             for seat, kind in due(cur, match)
         ]
         if owed:
-            self.owed.push(owed)
+            self._owe(owed)
 
     def undone(self, cur: Current, target: int) -> None:
         """A turn handed back by an undo (the seat to act now and not before it: ``cur.meta``
@@ -152,7 +163,7 @@ class Notices:
             and cur.match.bot(seat) is None
         ]
         if owed:
-            self.owed.push(owed)
+            self._owe(owed)
 
     def said(self, cur: Current, line: Mapping[str, Any]) -> None:
         return None
@@ -172,38 +183,11 @@ def done_key(notice: str) -> str:
     return f"chronicle:notices:done:{notice}"
 
 
-def queue_pending(connection: redis.Redis, queue: Queue, limit: int = 500) -> int:
-    """Make the pending notices jobs, ``BATCH`` notices a job (a worker's loop, one worker at
-    a time: ``QUEUEING``).  A job of its own for each notice cost the worker more CPU than the
-    notice (RQ's bookkeeping: some 2 ms a job), and a fan-out of thousands of turns took a core
-    from the moves (``bench.notices``).  Read, queued, then trimmed, so a worker that dies
-    midway leaves them for the next (a notice queued twice sends once: its mark).  How many."""
-    if not connection.set(QUEUEING, 1, nx=True, px=5000):
-        return 0
-    try:
-        raw = connection.lrange(PENDING, 0, limit - 1)
-        owed = []
-        for item in raw:
-            try:
-                owed.append(json.loads(item))
-            except ValueError:  # not ours: dropped
-                continue
-        for start in range(0, len(owed), BATCH):
-            batch = owed[start : start + BATCH]
-            queue.enqueue(
-                SEND_MANY,
-                batch,
-                job_id="notices-" + hashlib.sha256(json.dumps(batch).encode()).hexdigest()[:24],
-                description="notices",  # never an address: each notice finds it by the seat
-                retry=Retry(max=3, interval=[10, 60, 300]),
-                result_ttl=600,
-                failure_ttl=24 * 3600,
-            )
-        if raw:
-            connection.ltrim(PENDING, len(raw), -1)
-        return len(raw)
-    finally:
-        connection.delete(QUEUEING)
+def grace_seconds(env: Mapping[str, str] = os.environ) -> float:
+    """``CHRONICLE_NOTICE_GRACE``: how long the notices of an append wait before they are
+    looked at (``GRACE`` by default; 0: at once)."""
+    raw = env.get("CHRONICLE_NOTICE_GRACE")
+    return GRACE if raw in (None, "") else max(0.0, float(raw))
 
 
 # ---- quiet hours ---------------------------------------------------------------------------
@@ -275,10 +259,12 @@ def notify(
     sender: Sender = _send_mail,
     pusher: Pusher | None = None,
     undone: bool = False,
+    known: Account | None = None,
 ) -> str:
     """Mail and/or push one notice if it is still owed; what was done (for the job's result).
     Without ``pusher`` nothing is pushed.  ``undone``: a turn handed back by an undo, not
-    sent to the seat that asked for it (it is there)."""
+    sent to the seat that asked for it (it is there).  ``known``: the seat's account as a
+    batch read it (``service.notice_batch``), used if it still holds the seat."""
     accounts = ch.accounts
     if accounts is None:
         return "no accounts"
@@ -288,7 +274,9 @@ def notify(
         return "no game"
     players = cur.meta.players
     player = players[seat] if seat < len(players) else None
-    account = accounts.get(player) if player else None
+    account = None
+    if player:
+        account = known if known is not None and known.id == player else accounts.get(player)
     if account is None:
         return "no account"
     settings = notifications_of(account.notifications)

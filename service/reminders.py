@@ -103,7 +103,8 @@ def scan(ch: Chronicle, connection: Any, now_ms: int) -> int:
         keep = max(1, (deadline - now_ms) // 1000 + 3600)
         if not accounts.r.set(mark_key(game_id, seat, deadline), 1, nx=True, ex=keep):
             continue
-        connection.rpush(notices.PENDING, notices.entry(game_id, seat, KIND, deadline, None))
+        notice = notices.entry(game_id, seat, KIND, deadline, None)
+        connection.zadd(notices.PENDING, {notice: now_ms}, nx=True)  # due now: no grace
         sent += 1
     return sent
 

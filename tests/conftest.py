@@ -28,6 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # within seconds rather than minutes (the in-process API and the worker processes read these).
 os.environ.setdefault("CHRONICLE_WEBHOOK_ALLOW_PRIVATE", "1")
 os.environ.setdefault("CHRONICLE_WEBHOOK_BACKOFF", "1,1,2,2,3,3")
+# A turn's notice is looked at as soon as it is owed, not a minute on (the grace that spares a
+# person at the table a mail every turn: tests/e2e/test_notice_grace.py sets its own).
+os.environ.setdefault("CHRONICLE_NOTICE_GRACE", "0")
 
 
 @pytest.fixture(scope="session")

@@ -15,11 +15,12 @@ from typing import Any
 from rq import Queue
 from rq.serializers import JSONSerializer
 
-from service import chat, digest, invitations, notices, push, reminders
+from service import chat, digest, invitations, notice_batch, notices, push, reminders
+from service.accounts import Account
 from workers.jobs import chronicle
 
 log = logging.getLogger(__name__)
-PENDING_EVERY = 0.1  # seconds between two looks at the notices the appends owe
+PENDING_EVERY = 0.1  # seconds between two looks at the notices due
 QUEUED_AT_ONCE = 500
 
 
@@ -44,23 +45,33 @@ def send(
 
 
 def send_many(owed: list[list[Any]]) -> dict[str, str]:
-    """A batch of notices (``notices.queue_pending``), each as ``send``: what each did, by its
-    id.  One that fails does not stop the others; the job then fails, and RQ's retry runs the
-    batch again, where the notices already sent are ``sent before`` (their marks)."""
-    done: dict[str, str] = {}
+    """A batch of notices (``notice_batch.queue_due``), each as ``send``: what each did, by its
+    id.  What the games' metas and the accounts settle is settled for the whole batch in two
+    round trips (``service.notice_batch``).  One that fails does not stop the others; the job
+    then fails, and RQ's retry runs the batch again, where the notices already sent are
+    ``sent before`` (their marks)."""
+    ch = chronicle()
+    done, left = notice_batch.settle(ch, owed)
     failed = 0
-    for args in owed:
+    for args, account in left:
         try:
-            done[notices.notice_id(args)] = _one(args)
+            done[notices.notice_id(args)] = _notify(args, account)
         except Exception:  # an SMTP server away, Redis away: the retry sends it
             failed += 1
             log.warning("notices: one notice of a batch failed", exc_info=True)
+    notice_batch.keep_outcomes(_connection(), done)
     if failed:
         raise RuntimeError(f"{failed} of {len(owed)} notices failed; the batch is retried")
     return done
 
 
 def _one(args: list[Any]) -> str:
+    result = _notify(args)
+    _keep_result(notices.notice_id(args), result)
+    return result
+
+
+def _notify(args: list[Any], known: Account | None = None) -> str:
     ch = chronicle()
 
     def pusher(player: str, notice: Mapping[str, str], mark: str) -> int:
@@ -69,13 +80,13 @@ def _one(args: list[Any]) -> str:
 
     game_id, seat, kind, marker, began = args[:5]
     undone = len(args) > 5 and bool(args[5])
-    result = notices.notify(ch, game_id, seat, kind, marker, began, pusher=pusher, undone=undone)
-    _keep_result(notices.notice_id(args), result)
-    return result
+    return notices.notify(
+        ch, game_id, seat, kind, marker, began, pusher=pusher, undone=undone, known=known
+    )
 
 
 def _keep_result(notice: str, result: str) -> None:
-    _connection().set(notices.done_key(notice), result, ex=600)
+    _connection().set(notices.done_key(notice), result, ex=notice_batch.OUTCOME_SECONDS)
 
 
 def push_one(player: str, subscription: str, notice: dict[str, str]) -> str:
@@ -118,7 +129,7 @@ def look_once(connection: Any, every: float) -> tuple[int, int]:
 
 def look_forever(connection: Any, stop: threading.Event | None = None) -> None:
     """Every ``PENDING_EVERY`` seconds, the notices the appends owe made jobs
-    (``notices.queue_pending``); every ``CHRONICLE_REMINDER_SECONDS`` (default 30),
+    (``notice_batch.queue_due``); every ``CHRONICLE_REMINDER_SECONDS`` (default 30),
     ``look_once``.  Through Redis outages, saying so once (a daemon thread of each worker
     process)."""
     every = float(os.environ.get("CHRONICLE_REMINDER_SECONDS") or reminders.EVERY)
@@ -127,7 +138,10 @@ def look_forever(connection: Any, stop: threading.Event | None = None) -> None:
     failing, looked = False, 0.0
     while not stop.wait(PENDING_EVERY):
         try:
-            while notices.queue_pending(connection, queue) >= QUEUED_AT_ONCE:
+            while (
+                notice_batch.queue_due(chronicle(), connection, queue, time.time_ns() // 10**6)
+                >= QUEUED_AT_ONCE
+            ):
                 pass  # a burst: all of it now
             if time.monotonic() - looked >= every:
                 looked = time.monotonic()
