@@ -59,9 +59,9 @@ def test_open_seat_invitation_chat_clock_and_stream(
         )
         alice.wait_for_function("() => document.body.dataset.status === 'active'")
         if clock:  # the seat to act's clock: its time left and its deadline, counting down
-            bob.wait_for_selector("#turn .clock.running")
-            running = bob.inner_text("#turn .clock.running")
-            assert "left" in running and bob.locator("#turn .clock.running time").count() == 1
+            bob.wait_for_selector("#clocks .clock.running")
+            running = bob.inner_text("#clocks .clock.running")
+            assert "left" in running and bob.locator("#clocks .clock.running time").count() == 1
         if "chat" in have:
             # a spectator's page, live too: it sees the spectators' room, never the players'
             ctx_c, carol = new_page(browser, console, "carol")

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { client, dom } from "./support.mjs";
 
-const { durationMs, readings, clocksHtml, clocksFor } = await client("clocks.js");
+const clocksMore = await client("clocks.js");
+const { durationMs, readings, clocksHtml, clocksFor } = clocksMore;
 const { spoken } = await client("ui.js");
 
 test("ISO durations of weeks to seconds", () => {
@@ -39,4 +40,25 @@ test("a running clock counts down; a waiting or vacationing one stands", () => {
 test("no clocks, or a game that is over: nothing is drawn", () => {
   assert.equal(clocksFor({ status: "active", to_act: [0] }, {}, ["a"], 0, String), "");
   assert.equal(clocksFor({ status: "finished", clocks: { 0: { remaining: "PT1M" } } }, {}, ["a"], 0, String), "");
+});
+
+test("the text view says the clocks in words, and little time left is read once for the seat", () => {
+  const { clocksWords, lowNow, readAll } = clocksMore;
+  const now = Date.parse("2026-01-05T12:00:00Z");
+  const view = {
+    status: "active",
+    to_act: [0],
+    clocks: {
+      0: { remaining: "PT50S", deadline: "2026-01-05T12:00:50Z" },
+      1: { remaining: "PT10M", vacation_until: "2026-01-09T12:00:00Z" },
+    },
+  };
+  const summary = { time_control: { bank: "PT10M" } };
+  const read = readAll(view, summary, now);
+  const words = clocksWords(read, ["Ann", "Bob"], 0, (iso) => iso.slice(11, 16));
+  assert.equal(words, "Clocks: you 50 s left, by 12:00, Bob 10 min 0 s left (on vacation until 12:00).");
+  assert.equal(lowNow(view, summary, 0, now).left, 50_000, "under a fifth of the bank: low");
+  assert.equal(lowNow(view, summary, 1, now), null, "not to act: never low");
+  assert.equal(lowNow(view, summary, null, now), null, "a watcher has no clock of their own");
+  assert.equal(clocksWords(readAll({ ...view, status: "finished" }, summary, now), ["Ann", "Bob"], 0, String), "");
 });

@@ -79,21 +79,62 @@ export const slot = (text, name, markup) => {
 const seen = new WeakMap();
 
 /**
- * The clocks of a view (else the summary) at `now`, as markup ("" for a table without them).
- * @param {any} view @param {any} summary @param {string[]} names
- * @param {number | null | undefined} you @param {(iso: string) => string} fmt
+ * What each seat's clock of a view (else the summary) reads at `now` (`readings`); none for a
+ * table without clocks or a game not under way.
+ * @param {any} view @param {any} summary
  */
-export function clocksFor(view, summary, names, you, fmt, now = Date.now()) {
+export function readAll(view, summary, now = Date.now()) {
   const clocks = (view && view.clocks) || (summary && summary.clocks);
-  if (!clocks || (view && view.status !== "active")) return "";
+  if (!clocks || (view && view.status !== "active")) return [];
   if (!seen.has(clocks)) seen.set(clocks, now);
   const control = (summary && summary.time_control) || (view && view.time_control) || {};
-  const read = readings(clocks, {
+  return readings(clocks, {
     toAct: (view && view.to_act) || [],
     fetched: seen.get(clocks),
     now,
     full: fullTime({ ...summary, time_control: control }),
     weekendsOff: control.weekends === "off",
   });
-  return clocksHtml(read, names, you, fmt);
+}
+
+/**
+ * The clocks of a view (else the summary) at `now`, as markup ("" for a table without them).
+ * The page shows it outside any live region: it changes every second, and a screen reader
+ * would say each change (the warning is said once instead: `lowNow`).
+ * @param {any} view @param {any} summary @param {string[]} names
+ * @param {number | null | undefined} you @param {(iso: string) => string} fmt
+ */
+export function clocksFor(view, summary, names, you, fmt, now = Date.now()) {
+  return clocksHtml(readAll(view, summary, now), names, you, fmt);
+}
+
+/**
+ * Little time left on `you`'s running clock: its reading (once a turn is enough to say it),
+ * else null.
+ * @param {any} view @param {any} summary @param {number | null | undefined} you
+ */
+export function lowNow(view, summary, you, now = Date.now()) {
+  if (you == null) return null;
+  const mine = readAll(view, summary, now).find((r) => r.seat === you);
+  return mine && mine.low ? mine : null;
+}
+
+/**
+ * The clocks in words for the text view, one sentence: "Clocks: you 4 min 30 s left, by
+ * 22:41, Bob 2 d 1 h left." ("" without clocks).  As read when the table is drawn: the text
+ * view does not count down (its words are read, not watched).
+ * @param {ReturnType<typeof readings>} read @param {string[]} names
+ * @param {number | null | undefined} you @param {(iso: string) => string} fmt
+ */
+export function clocksWords(read, names, you, fmt) {
+  if (!read.length) return "";
+  const each = read.map((r) => {
+    const who = r.seat === you ? t("you") : names[r.seat] || t("Seat {n}", { n: r.seat + 1 });
+    const left =
+      r.acting && r.deadline
+        ? t("{who} {left} left, by {time}", { who, left: spoken(r.left), time: fmt(r.deadline) })
+        : t("{who} {left} left", { who, left: spoken(r.left) });
+    return r.away ? t("{clock} (on vacation until {time})", { clock: left, time: fmt(r.away) }) : left;
+  });
+  return t("Clocks: {list}.", { list: each.join(t(", ")) });
 }

@@ -6,6 +6,7 @@
 // table page, a skip link at the top of the page and ?reader=1 turn it on; the choice is
 // remembered in this browser.  The client holds no rules: the moves are the server's list.
 import { t, tn } from "./i18n.js";
+import { clocksWords, readAll } from "./clocks.js";
 import { and } from "./text_parts.js";
 import { $, fmtTime, html, morph, mount } from "./ui.js";
 
@@ -263,12 +264,13 @@ export class Reader {
     const deadlines = v.deadlines || (this.summary && this.summary.deadlines) || {};
     const mine = (c.actions || []).length > 0;
     const others = v.to_act.filter((s) => s !== c.you).map((s) => n[s]);
+    const read = readAll(v, this.summary);
     const clock = v.to_act
-      .filter((s) => deadlines[s])
+      .filter((s) => deadlines[s] && !read.length)
       .map((s) => (s === c.you ? t("you must move by {time}", { time: fmtTime(deadlines[s]) }) : t("{name} must move by {time}", { name: n[s], time: fmtTime(deadlines[s]) })));
     const also = others.length ? (mine ? t("Also {names}.", { names: others.join(t(", ")) }) : t("Waiting for {names}.", { names: others.join(t(", ")) })) + " " : "";
     const moves = mine ? tn("({count} legal move).", "({count} legal moves).", c.actions.length) + " " : "";
-    return html`${mine ? html`<b>${t("Your turn")}</b> ${moves}` : ""}${also}${clock.length ? `${t("{list}.", { list: clock.join(t("; ")) })} ` : ""}${c.you == null ? t("You are watching.") + " " : ""}${t("{phase}; version {version}.", { phase: cap(plain(this.r.phase(v.state, c))), version: String(v.version) })}`;
+    return html`${mine ? html`<b>${t("Your turn")}</b> ${moves}` : ""}${also}${clock.length ? `${t("{list}.", { list: clock.join(t("; ")) })} ` : ""}${read.length ? `${clocksWords(read, n, c.you, fmtTime)} ` : ""}${c.you == null ? t("You are watching.") + " " : ""}${t("{phase}; version {version}.", { phase: cap(plain(this.r.phase(v.state, c))), version: String(v.version) })}`;
   }
 
   drawMoves(c) {

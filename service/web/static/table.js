@@ -17,12 +17,13 @@ import {
   mount,
   notice,
   seedChosenNote,
+  spoken,
   tone,
   until,
 } from "./ui.js";
 import { seatName } from "./common.js";
 import { N_, t, tn } from "./i18n.js";
-import { clocksFor, slot } from "./clocks.js";
+import { clocksFor, lowNow, slot } from "./clocks.js";
 import { refusalNotice, rulesHref } from "./rules.js";
 import { Reader } from "./reader.js";
 import { accountGames, claimRefusal, claimSeat, player, signinHref, whoAmI } from "./account.js";
@@ -91,7 +92,7 @@ export async function table(id) {
   // version first drawn happened while the page was open, so the text view says them
   if (S.reader && S.reader.heardTop != null) S.reader.heard(S.log.filter((e) => e.version > S.reader.heardTop && !e.note), logCtx());
   follow(S.token, logTop());
-  setInterval(tick, 1000);
+  setInterval(drawClocks, 1000);
   otherTurns();
   setInterval(otherTurns, 20000);
 }
@@ -260,6 +261,7 @@ function layout() {
     html`<div class="table-head">
         <h1>${GAME_NAMES[S.summary.game] || S.summary.game}</h1>
         <div id="turn" class="turn" aria-live="polite"></div>
+        <div id="clocks" class="clock-box"></div>
         <div class="head-links">
           ${seats.length > 1
             ? html`<label>${t("Playing as")} <select id="as-seat">${seats.map(
@@ -660,27 +662,38 @@ function drawTurn() {
     const mine = S.seat != null && v.to_act.includes(S.seat) && !botPlays();
     const others = v.to_act.filter((s) => s !== S.seat || botPlays()).map((s) => n[s]);
     text = html`${S.seat != null && botPlays() ? html`<b>${t("A bot plays your seat now")}</b>${t("; you are watching.")} ` : ""}${mine ? html`<b class="your-turn">${t("Your turn")}</b> <a href="#act-panel" class="small">${t("to your moves")}</a>` : ""}
-      ${others.length ? (mine ? ` · ${t("also {names}", { names: others.join(", ") })}` : t("Waiting for {names}", { names: others.join(", ") })) : ""}
-      ${v.to_act
-        .filter((s) => deadlines[s] && !(v.clocks || S.summary.clocks))
-        .map(
-          (s) => html` <span class="deadline" data-deadline="${deadlines[s]}" title="${deadlines[s]}">
-            ${s === S.seat ? t("you") : n[s]}: ${until(deadlines[s])}</span>`,
-        )}`;
+      ${others.length ? (mine ? ` · ${t("also {names}", { names: others.join(", ") })}` : t("Waiting for {names}", { names: others.join(", ") })) : ""}`;
   }
   mount(
     el,
-    html`${text} <span class="muted">· <span class="phase">${S.r.phase(v.state, ctx())}</span> · ${t("version {n}", { n: v.version })}${acting() ? "" : ` · ${t("watching")}`}</span>
-      <div class="clock-box">${clocksFor(v, S.summary, n, S.seat, fmtTime)}</div>`,
+    html`${text} <span class="muted">· <span class="phase">${S.r.phase(v.state, ctx())}</span> · ${t("version {n}", { n: v.version })}${acting() ? "" : ` · ${t("watching")}`}</span>`,
   );
+  drawClocks();
 }
 
-function tick() {
-  const box = $("#turn .clock-box");
-  if (box && S.view) morph(box, clocksFor(S.view, S.summary, names(), S.seat, fmtTime));
-  $$(".deadline").forEach((el) => {
-    el.lastChild.textContent = el.lastChild.textContent.replace(/:.*$/, ": " + until(el.dataset.deadline));
-  });
+/** The clocks (or, on a table from before them, the deadlines), counted down every second
+ *  outside the turn's live region: a screen reader would say every second of them.  Little
+ *  time left on this seat's clock is said once a turn, in the page's alert (``lowNow``). */
+function drawClocks() {
+  const box = $("#clocks");
+  if (!box || !S.view) return;
+  const v = S.view;
+  const n = names();
+  const deadlines = v.status === "active" && !(v.clocks || S.summary.clocks) ? v.deadlines || S.summary.deadlines || {} : {};
+  morph(
+    box,
+    html`${clocksFor(v, S.summary, n, S.seat, fmtTime)}${v.to_act
+      .filter((s) => deadlines[s])
+      .map(
+        (s) => html` <span class="deadline" data-deadline="${deadlines[s]}" title="${deadlines[s]}">${s === S.seat ? t("you") : n[s]}: ${until(deadlines[s])}</span>`,
+      )}`,
+  );
+  const low = acting() && !botPlays() ? lowNow(v, S.summary, S.seat) : null;
+  const turn = low ? `${S.id}:${S.seat}:${low.deadline}` : null;
+  if (low && turn !== S.warnedLow) {
+    S.warnedLow = turn;
+    notice(t("Little time left: {left}.", { left: spoken(low.left) }), "warn");
+  }
 }
 
 let filterKey = null;
