@@ -107,6 +107,20 @@ def gettext(lang: str, message: str, **params: object) -> str:
 
 
 @cache
+def game_translations(lang: str) -> NullTranslations:
+    """The compiled catalogue of the games' words in the client (``client_games``) of ``lang``:
+    where a notice names what the page names (``service.card_words``)."""
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return NullTranslations()
+    return Translations.load(str(TRANSLATIONS), [gettext_name(lang)], CLIENT_DOMAINS[1])
+
+
+def game_word(lang: str, message: str) -> str:
+    """A word of the games' client catalogue in ``lang`` (itself where it has none)."""
+    return game_translations(lang).gettext(message)
+
+
+@cache
 def client_json(lang: str) -> bytes:
     """The client's catalogue of ``lang`` as the JSON ``i18n.js`` reads (``/i18n/<lang>.json``):
     ``{"lang", "messages": {english: text, or [forms] for a plural, keyed by its singular}}``,

@@ -11,8 +11,9 @@ plays it).  The kinds of notice are named here; ``service.notices`` decides when
 ``%(name)s`` placeholders so that Japanese and Chinese put the words in their own order.  The
 language is the account's ``locale`` (none: English).  Moments are written by Babel in that
 locale and the account's time zone, lists and scores by Babel too.  What stays as it is in
-every language: names (the site's, the game's as the catalog gives it, the players'), versions,
-seat numbers and the cards of a hand (the games' ids, as the API's view says them).
+every language: names (the site's, the game's as the catalog gives it, the players'), versions
+and seat numbers.  The cards of a hand are said as the table page says them, in the page's own
+words for them (``service.card_words``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from babel.numbers import format_decimal
 
 from projections.views import SEAT, Caller
 from service import catalog, i18n
+from service.card_words import card_words
 from service.i18n import N_
 from service.loading import Current
 
@@ -136,7 +138,7 @@ def notice_lines(
         lines.append(say(lang, TURN_LINE, game=title, players=players, version=version))
         hand = (view.get("state") or {}).get("hand")
         if isinstance(hand, list) and hand:
-            cards = listed(lang, [str(c) for c in hand])
+            cards = listed(lang, [card_words(cur.meta.game, str(c), lang) for c in hand])
             lines.append(say(lang, HAND_LINE, cards=cards))
     elif kind == REMINDER:
         subject = say(lang, REMINDER_SUBJECT, game=title)

@@ -20,6 +20,8 @@ import redis
 import requests
 
 from service import notices
+from service.card_words import card_words
+from service.notice_text import listed
 from tests.support.accounts import Stack, accounts_stack
 from tests.support.smtp import code_in
 
@@ -152,6 +154,17 @@ def forget_jobs(stack: Stack, gid: str) -> None:
         connection.delete(key)
 
 
+def hand_said(cards: list[str], lang: str = "en") -> str:
+    """A hand as a notice says it: the page's words for each card, listed the language's way."""
+    return listed(lang, [card_words("artus", card, lang) for card in cards])
+
+
+def hand_line(text: str) -> str:
+    """The cards of the mail's "Your hand: ..." line."""
+    line = next(line for line in text.splitlines() if line.startswith("Your hand: "))
+    return line.removeprefix("Your hand: ").removesuffix(".")
+
+
 def parts(message: Message) -> dict[str, str]:
     out = {}
     for part in message.walk():
@@ -189,10 +202,12 @@ def test_a_turn_begun_by_another_seat_is_mailed_once_and_shows_only_the_seats_ow
         assert message["Subject"] == "Your turn in Artus"
         assert f"{stack.public}/play/{table.id}" in text and "Bob" in text
         assert f"version {marker}" in text
-        # her own hand is in it, Bob's is not; no email but hers, no token
+        # her own hand is in it, named as the page names cards, and Bob's is not; no email
+        # but hers, no token
         mine, his = table.view(1)["state"]["hand"], table.view(0)["state"]["hand"]
-        assert mine and all(card in text for card in mine)
-        assert his and not any(card in whole(message) for card in his), his
+        assert hand_line(text) == hand_said(mine)
+        assert his and not any(card in whole(message) for card in mine + his), "no card ids"
+        assert hand_said(his) == hand_said(mine) or hand_said(his) not in whole(message)
         assert "bob-notices@" not in whole(message) and "acct_" not in whole(message)
         assert not any(token in whole(message) for token in table.tokens.values())
         assert 'href="' in parts(message)["text/html"]

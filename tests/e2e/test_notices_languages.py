@@ -16,6 +16,7 @@ from email.message import Message
 import pytest
 import requests
 
+from service.card_words import card_words
 from tests.e2e.test_notices import Table, bearer, job_result, parts, patch_me, sign_in, whole
 from tests.e2e.test_push import subscribe
 from tests.support.accounts import Stack, accounts_stack
@@ -66,8 +67,9 @@ def test_a_japanese_account_gets_a_japanese_your_turn_mail(stack: Stack) -> None
     assert "メールソフトの「配信停止」" in text
     assert '<html lang="ja">' in page and ">卓を開く</a>" in page and "あなたの手札：" in page
     mine, his = table.view(1)["state"]["hand"], table.view(0)["state"]["hand"]
-    assert mine and all(card in text for card in mine)  # the cards are the games' ids
-    assert his and not any(card in whole(message) for card in his), his
+    # the cards as the page names them, in Japanese; never an id, hers or Bob's
+    assert mine and all(card_words("artus", card, "ja") in text for card in mine)
+    assert his and not any(card in whole(message) for card in mine + his), his
     assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
     no_english(message)
 
