@@ -43,6 +43,7 @@ from service.http import (
     middleware,
     move_path,
     openapi,
+    refusal_words,
     sessions,
     site,
     stream,
@@ -256,7 +257,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     moves = move_path.MovePath(app.wsgi_app, app)  # the last: it knows every hook
     app.extensions[move_path.EXTENSION] = moves
     people = app.extensions["chronicle"].accounts
-    signed = sessions.CookieSessions(moves, people)
+    signed = sessions.CookieSessions(moves, people, refusal_words.translated_for)
     # the caller's language and Content-Language, around every answer but the edge's own
     spoken = languages.Languages(signed, people)
     app.wsgi_app = edge.EdgeLimits(spoken)  # type: ignore[method-assign]

@@ -1,4 +1,4 @@
-"""Turn clocks: the deadlines' index, and the check of a deadline.
+"""Turn clocks: the deadlines' index (the check of a deadline: ``service.timeouts``).
 
 A game created with ``turn_time`` gives every seat to act that a person plays a deadline: the
 time its turn began (the recorded time of the batch after which it was to act) plus the turn
@@ -6,11 +6,11 @@ time (``domain.table``).  When a turn begins, the deadline's check goes into the
 index (``DEADLINES``, a sorted set on the queue's Redis: the check's job id, scored by the
 deadline): written by the append itself, in the same call, where the queue's Redis is the
 game's (``began``, ``service.redis_store``), else by the ``Clocks`` hook in one ``ZADD``
-after it.  The workers take the checks that are due from it (``Due``: taken
-once, whichever worker asks) every ``CHECK_EVERY`` seconds and queue them as RQ jobs
-(``workers.clocks``).  The check appends ``TurnTimedOut`` through the one write path if that
-very deadline still stands and has passed (then the follow-ups hand the turn to the bot); it
-is idempotent: a check of a deadline that moved (the seat acted, the log was undone) or was
+after it.  The workers take the checks that are due from it (``Due``: taken once, whichever
+worker asks) every ``CHECK_EVERY`` seconds and queue them as RQ jobs (``workers.clocks``).  The
+check (``service.timeouts``) appends ``TurnTimedOut`` through the one write path if that very
+deadline still stands and has passed (then the follow-ups hand the turn to the bot); it is
+idempotent: a check of a deadline that moved (the seat acted, the log was undone) or was
 already acted on does nothing.  The job id names the game, the deadline and the seat, so
 scheduling it twice schedules it once.  The worker's reconciler enqueues the check of any
 deadline that is overdue and not queued (a lost schedule: the index unreachable at the move,
@@ -30,19 +30,15 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from domain import clock, seating
+from domain import clock
 from domain import table as tables
 from domain.engine import Job, Match
 from projections.records import Recorded, iso
 from service import connections
-from service.errors import VersionConflict
 from service.loading import Current
 from service.meta import GameMeta
-
-if TYPE_CHECKING:
-    from service.chronicle import Chronicle
 
 DEADLINES = "chronicle:deadlines"  # check job id -> deadline (ms), on the queue's Redis
 # (``service.redis_store`` writes it in the append when the queue's Redis is the game's)
@@ -188,23 +184,3 @@ def overdue(game_id: str, meta: GameMeta, now_ms: int) -> list[Job]:
     """Checks of the deadlines in a game's meta that have passed (for the reconciler)."""
     deadlines = meta.progress.deadlines or {}
     return [check_job(game_id, ms, int(s)) for s, ms in deadlines.items() if ms <= now_ms]
-
-
-def check_deadline(ch: Chronicle, game_id: str, deadline_ms: int, seat: int) -> str:
-    """Append ``TurnTimedOut`` (and ``SeatTakenOver`` after the set number in a row) if the
-    seat's deadline is still ``deadline_ms`` and has passed; else nothing."""
-    for _ in range(5):
-        cur = ch.current(game_id)
-        table = cur.match.table
-        if table is None or table.deadlines().get(seat) != deadline_ms:
-            return "stale"
-        now = ch.clock()
-        if now < deadline_ms:
-            return "early"
-        events = seating.time_out(cur.match, cur.game, seat, now)
-        try:
-            ch.append_table(cur, events, None, seating.command("timeout", seat=seat), at=now)
-        except VersionConflict:
-            continue  # a move or another check came first: look again
-        return "timed out"
-    return "busy"

@@ -1,5 +1,5 @@
-"""The deadline checks: the loop that queues them when they are due, and the check job
-(``service.clocks``)."""
+"""The deadline checks: the loop that queues them when they are due (``service.clocks``), and
+the check job (``service.timeouts``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import threading
 import time
 from typing import Any
 
-from service import clocks
+from service import clocks, timeouts
 from service.jobs import RQJobQueue
 from workers.jobs import chronicle
 
@@ -17,7 +17,7 @@ log = logging.getLogger(__name__)
 
 def check_deadline(game_id: str, deadline_ms: int, seat: int) -> str:
     """Time the seat out if that deadline still stands and has passed; else nothing."""
-    return clocks.check_deadline(chronicle(), game_id, deadline_ms, seat)
+    return timeouts.check_deadline(chronicle(), game_id, deadline_ms, seat)
 
 
 def queue_due_checks_forever(

@@ -46,6 +46,7 @@ from markdown_it import MarkdownIt
 from swagger_ui_bundle import swagger_ui_path
 
 from service.http.compression import Built
+from service.http.languages import language
 from service.http.middleware import current_request
 
 PREFIX = "/api/v1/docs"
@@ -242,8 +243,6 @@ def blueprint(root: Path | None = None) -> Blueprint:
 
 def _caller_language() -> str:
     """Without ``?lang=``: the caller's language (the account's, else Accept-Language)."""
-    from service.http.languages import language  # it reads these pages for rule titles
-
     return language()
 
 

@@ -21,7 +21,7 @@ from werkzeug.exceptions import HTTPException
 from domain.errors import Refused, UndoRefused
 from service import observability
 from service.errors import VersionConflict
-from service.http.languages import translated
+from service.http.refusal_words import translated
 
 log = logging.getLogger(__name__)
 

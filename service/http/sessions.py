@@ -75,12 +75,23 @@ def is_secure(environ: dict[str, Any]) -> bool:
     return scheme == "https"
 
 
-def _refusal(
-    environ: dict[str, Any], status: str, code: str, message: str, extra: list[tuple[str, str]]
-) -> Any:
-    from service.http.languages import translated_for  # it reads the sessions
+# (environ, code, English message) -> the message in the caller's language
+Translate = Callable[[dict[str, Any], str, str], str]
 
-    message = translated_for(environ, code, message)  # the caller's language
+
+def _english(environ: dict[str, Any], code: str, message: str) -> str:
+    return message
+
+
+def _refusal(
+    environ: dict[str, Any],
+    status: str,
+    code: str,
+    message: str,
+    extra: list[tuple[str, str]],
+    translate: Translate = _english,
+) -> Any:
+    message = translate(environ, code, message)  # the caller's language
     body = json.dumps({"error": {"code": code, "message": message, "details": {}}}).encode()
     headers = [("Content-Type", "application/json"), ("Content-Length", str(len(body)))]
     return status, headers + extra, body
@@ -89,9 +100,17 @@ def _refusal(
 class CookieSessions:
     """The WSGI layer (between ``edge.EdgeLimits`` and the move path)."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], accounts: Accounts | None) -> None:
+    def __init__(
+        self,
+        app: Callable[..., Iterable[bytes]],
+        accounts: Accounts | None,
+        translate: Translate = _english,
+    ) -> None:
+        """``translate``: a refusal's message in the caller's language (the app gives
+        ``refusal_words.translated_for``; English without it)."""
         self.app = app
         self.accounts = accounts
+        self.translate = translate
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
         path = environ.get("PATH_INFO", "")
@@ -133,6 +152,7 @@ class CookieSessions:
                     "csrf_failed",
                     f"a write signed in by the session cookie needs the {CSRF_HEADER} header",
                     [],
+                    self.translate,
                 )
             environ["HTTP_AUTHORIZATION"] = f"Bearer {token}"
             environ[COOKIE_KEY] = True
@@ -151,6 +171,7 @@ class CookieSessions:
                 "insufficient_scope",
                 "this token may only read (scope 'read'); writes need the 'play' scope",
                 [],
+                self.translate,
             )
         return None
 

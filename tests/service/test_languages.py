@@ -23,7 +23,8 @@ from service import i18n
 from service.catalog import WORDS, words, words_file
 from service.http.docs import render
 from service.http.errors import ERRORS
-from service.http.languages import install, language, message_in, rule_title
+from service.http.languages import install, language
+from service.http.refusal_words import message_in, rule_title
 from tests.conftest import ROOT
 from tests.service.test_languages_games import games_keys
 

@@ -17,9 +17,9 @@ from projections.fold import fold
 from projections.replay import replay
 from projections.views import SEAT, Caller
 from service.chronicle import Chronicle
-from service.clocks import check_deadline
 from service.jobs import NoJobs
 from service.redis_store import RedisEventStore
+from service.timeouts import check_deadline
 from tests.conftest import ADMIN_TOKEN
 from tests.support.client import Client
 
