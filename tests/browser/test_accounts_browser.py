@@ -1,8 +1,9 @@
 """Accounts in the browser, through the pages alone (clicks and keys; the test reads only the
 mail a real SMTP server received): signing in with the mailed link, the account menu from the
-keyboard, the account's games, a guest seat kept in the account and played from the session
-cookie alone on another device, a passkey added in one browser context and used to sign in
-from another (Chromium's virtual authenticator, over the DevTools protocol), signing out.
+keyboard, the account's games, the notice settings, a guest seat kept in the account and
+played from the session cookie alone on another device, a passkey added in one browser context
+and used to sign in from another (Chromium's virtual authenticator, over the DevTools
+protocol), signing out.
 
 The stack is the accounts tests' own (``tests.support.accounts``): its Redis, an aiosmtpd
 server, the served API and a worker that mails through it, the public address at
@@ -487,5 +488,57 @@ def test_a_rated_games_end_screen_shows_each_rating_before_and_after(
         changes = requests.get(f"{stack.base}/api/v1/games/{gid}/ratings", timeout=10).json()
         mine = next(c for c in changes["changes"] if c["name"] == "Rae")
         assert f"{mine['after']['ordinal']:.1f}" in text
+    finally:
+        ctx.close()
+
+
+def test_notice_settings_are_saved_from_the_account_page_at_a_persons_pace(
+    browser: Any, console: Console, stack: Stack
+) -> None:
+    ctx = browser.new_context(viewport=DESKTOP, timezone_id="Asia/Tokyo")
+    page = console.watch(ctx.new_page(), "notice settings")
+    try:
+        sign_in(page, stack, "nora-settings@example.com", "Nora")
+        page.goto(stack.public + "/signin")
+        page.wait_for_selector("#notice-form")
+        # the defaults: email off, every kind on, no reminders, the browser's time zone
+        assert not page.is_checked("#n-email")
+        assert all(page.is_checked(f'[data-kind="{k}"]') for k in ("your_turn", "game_over"))
+        assert page.input_value("#n-reminders") == ""
+        assert page.input_value("#n-zone") == "Asia/Tokyo"
+        no_serious(page, "the account page with its notice settings")
+        for step in (
+            lambda: page.check("#n-email"),
+            lambda: page.uncheck('[data-kind="game_over"]'),
+            lambda: page.select_option("#n-reminders", "PT12H"),
+            lambda: page.check("#n-quiet"),
+            lambda: page.fill("#n-from", "23:00"),
+            lambda: page.fill("#n-to", "07:00"),
+            lambda: page.click("#n-save"),
+        ):
+            step()
+            page.wait_for_timeout(PACE_MS)
+        page.wait_for_function("() => /saved/.test(document.querySelector('#notice').textContent)")
+        me = page.evaluate(FETCH_JS, ["GET", "/api/v1/me", {}, None])["body"]
+        notes = me["notifications"]
+        assert notes["email"] is True and notes["game_over"] is False and notes["your_turn"]
+        assert notes["reminders"] == "PT12H" and notes["digest"] is False
+        assert notes["quiet_hours"] == {"from": "23:00", "to": "07:00"}
+        assert me["timezone"] == "Asia/Tokyo"
+        # another visit shows what was saved
+        page.reload()
+        page.wait_for_selector("#notice-form")
+        assert page.is_checked("#n-email") and not page.is_checked('[data-kind="game_over"]')
+        assert page.input_value("#n-reminders") == "PT12H" and page.is_checked("#n-quiet")
+        assert page.input_value("#n-from") == "23:00" and page.input_value("#n-to") == "07:00"
+        # a time zone the server does not know: said, and nothing saved
+        page.fill("#n-zone", "Mars/Olympus")
+        page.uncheck("#n-email")
+        page.click("#n-save")
+        page.wait_for_function(
+            "() => /not saved/.test(document.querySelector('#notice').textContent)"
+        )
+        again = page.evaluate(FETCH_JS, ["GET", "/api/v1/me", {}, None])["body"]
+        assert again["notifications"]["email"] is True and again["timezone"] == "Asia/Tokyo"
     finally:
         ctx.close()

@@ -16,6 +16,7 @@ import { api, dropSession, keepSession, serverFeatures, session, takeFragment } 
 import { GAME_NAMES } from "./games.js";
 import { profileRatings } from "./ratings.js";
 import { drawInviteToMyTable } from "./invite.js";
+import { drawNoticeSettings } from "./notice_settings.js";
 import { N_, ready, t, tn } from "./i18n.js";
 import { $, html, mount, notice, until } from "./ui.js";
 
@@ -437,6 +438,7 @@ async function accountPage(app, me, features) {
           <button type="button" id="push-on">${t("Notify me on this device")}</button>
           <button type="button" id="push-off" hidden>${t("Stop notices on this device")}</button>
         </section>
+        <section class="card wide" aria-labelledby="notice-settings-h" id="notice-settings"></section>
         <section class="card wide" aria-labelledby="account-games-h">
           <h2 id="account-games-h">${t("My games")}</h2>
           <div id="account-games"><p class="muted">${t("Loading…")}</p></div>
@@ -457,6 +459,7 @@ async function accountPage(app, me, features) {
     }
   };
   countPasskeys();
+  drawNoticeSettings($("#notice-settings"), me);
   wirePush();
   drawAccountGames($("#account-games"), await accountGames());
 }
