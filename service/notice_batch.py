@@ -114,9 +114,11 @@ def queue_due(
         owed: list[Owed] = []
         for item in raw:
             try:
-                owed.append(json.loads(item))
+                args = json.loads(item)
             except ValueError:  # not ours: dropped
                 continue
+            if _well_formed(args):  # anything else would stop every look: dropped
+                owed.append(args)
         done, left = settle(ch, owed)
         keep_outcomes(connection, done)
         jobs = [args for args, _ in left]
@@ -136,3 +138,15 @@ def queue_due(
         return len(raw)
     finally:
         connection.delete(QUEUEING)
+
+
+def _well_formed(args: Any) -> bool:
+    """A notice as ``notices.entry`` writes it: game, seat, kind, marker, began[, undone]."""
+    return (
+        isinstance(args, list)
+        and len(args) in (5, 6)
+        and isinstance(args[0], str)
+        and isinstance(args[1], int)
+        and isinstance(args[2], str)
+        and isinstance(args[3], int)
+    )

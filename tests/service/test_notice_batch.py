@@ -82,9 +82,10 @@ def test_queue_due_takes_the_notices_due_only(own_redis_url: str) -> None:
     owed = notices.entry(gid, 1, "your_turn", marker, None)
     stale = notices.entry(gid, 0, "your_turn", marker, None)
     later = notices.entry(gid, 1, "game_over", marker, None)
-    r.zadd(notices.PENDING, {owed: 1_000, stale: 1_000, later: 5_000})
+    poison = {"not json": 1_000, "42": 1_000, '["g", "x"]': 1_000}  # dropped, never stuck on
+    r.zadd(notices.PENDING, {owed: 1_000, stale: 1_000, later: 5_000, **poison})
     queue = Queue(notices.QUEUE, connection=r, serializer=JSONSerializer)
-    assert notice_batch.queue_due(ch, r, queue, 2_000) == 2
+    assert notice_batch.queue_due(ch, r, queue, 2_000) == 5
     assert r.zrange(notices.PENDING, 0, -1) == [later.encode()], "not due yet: left"
     assert r.get(notices.done_key(notices.notice_id(json.loads(stale)))) == b"no account"
     jobs = queue.get_jobs()
