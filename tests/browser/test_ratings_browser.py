@@ -82,6 +82,12 @@ def test_the_lobby_shows_a_rated_games_change_the_rated_mark_and_the_leaderboard
         figure = f"{abs(after):.1f}"
         assert said.startswith("rated · rating 0.0 → "), said  # a first game starts at 0
         assert figure in said and f", {way} {abs(after - before):.1f}" in said, said
+        # the account page's list of games says the same
+        page.goto(stack.public + "/signin")
+        page.wait_for_selector(f"{row} .rating-move")
+        assert page.inner_text(f"{row} .rating-move") == said
+        page.goto(stack.public + "/")
+        page.wait_for_selector(f"{row} .rating-move")
 
         # the public list marks the table rated, in words
         recent = f"#recent li:has(a[href='/play/{gid}'])"

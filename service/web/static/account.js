@@ -14,7 +14,7 @@
 // the sign-in page on /signin); lobby.js and table.js import what they show of the account.
 import { api, dropSession, keepSession, serverFeatures, session, takeFragment } from "./api.js";
 import { GAME_NAMES } from "./games.js";
-import { profileRatings } from "./ratings.js";
+import { markMoves, profileRatings } from "./ratings.js";
 import { drawInviteToMyTable } from "./invite.js";
 import { drawNoticeSettings } from "./notice_settings.js";
 import { N_, ready, t, tn } from "./i18n.js";
@@ -461,7 +461,9 @@ async function accountPage(app, me, features) {
   countPasskeys();
   drawNoticeSettings($("#notice-settings"), me);
   wirePush();
-  drawAccountGames($("#account-games"), await accountGames());
+  const games = await accountGames();
+  drawAccountGames($("#account-games"), games);
+  markMoves($("#account-games"), games); // a rated game's change to the rating, as the lobby
 }
 
 // ---- notices on this device (Web Push) -------------------------------------------------------
