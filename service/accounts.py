@@ -137,14 +137,23 @@ class Account:
         return {"id": self.id, "name": self.name}
 
 
+# a token record's locale, only while the record lives (never one brought back without expiry)
+KEEP_LOCALE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return redis.call('HSET', KEYS[1], 'locale', ARGV[1]) end
+return 0
+"""
+
+
 @dataclass(frozen=True)
 class Session:
-    """Who an account token stands for."""
+    """Who an account token stands for, and the account's ``locale`` as the token's record
+    keeps it ("" for none; None: a record from before it kept one, so the account says)."""
 
     player: str
     token_id: str
     scopes: tuple[str, ...]
     kind: str
+    locale: str | None = None
 
     def may_write(self) -> bool:
         return PLAY in self.scopes
@@ -172,6 +181,7 @@ class Accounts:
         self.r = r
         self.clock = clock
         self.rates = rates()
+        self._keep_locale = r.register_script(KEEP_LOCALE)
 
     # ---- limits ---------------------------------------------------------------------------
     def _count(self, what: str, key: str) -> None:
@@ -282,6 +292,10 @@ class Accounts:
         for key in ("locale", "timezone"):
             if key in changes:
                 fields[key] = str(changes[key] or "")
+        if "locale" in fields:  # each live token's record keeps it (``session``)
+            hashes = [_text(h) for h in self.r.hvals(f"acct:{player}:tokens")]
+            for hashed in hashes:
+                self._keep_locale(keys=[f"acct:token:{hashed}"], args=[fields["locale"]])
         if "notifications" in changes:
             now = self.require(player).notifications  # the whole settings, defaults filled
             merged = notifications_of({**now, **dict(changes["notifications"])})
@@ -321,6 +335,7 @@ class Accounts:
         token = PREFIX + secrets.token_urlsafe(32)
         hashed = digest(token)
         key = f"acct:token:{hashed}"
+        account = self.get(player)
         self.r.hset(
             key,
             mapping={
@@ -330,6 +345,8 @@ class Accounts:
                 "scopes": ",".join(chosen),
                 "kind": kind,
                 "created_at": self.clock(),
+                # the language of every answer to this token, without reading the account
+                "locale": (account.locale if account else None) or "",
             },
         )
         if kind == SESSION:
@@ -345,11 +362,13 @@ class Accounts:
         stored = self.r.hgetall(f"acct:token:{digest(token)}")
         if not stored:
             return None
+        kept = "locale" in stored or b"locale" in stored
         return Session(
             player=_s(stored, "player"),
             token_id=_s(stored, "id"),
             scopes=tuple(s for s in _s(stored, "scopes").split(",") if s),
             kind=_s(stored, "kind"),
+            locale=_s(stored, "locale") if kept else None,
         )
 
     def tokens(self, player: str) -> list[dict[str, Any]]:

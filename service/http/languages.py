@@ -6,8 +6,9 @@
   served) and ``Vary: Accept-Language``.  A layer, not a Flask hook, so the plain move path
   (``service.http.move_path``) is covered without a hook of its own.
 - The language is worked out once per request, when first asked, and kept in the WSGI
-  environ: the account's ``locale`` (one read of the account; guests cost nothing), else
-  ``Accept-Language``, else English (``service.i18n.chosen``).
+  environ: the account's ``locale`` (kept in its token's record, so read with the session:
+  no read of its own; guests cost nothing), else ``Accept-Language``, else English
+  (``service.i18n.chosen``).
 - An error body's ``message`` in that language: ``service.http.refusal_words``.
 - flask-babel is configured with the same choice (``locale_selector``), so ``flask_babel``'s
   ``gettext`` and ``format_*`` work in any request.
@@ -39,7 +40,9 @@ def language_of(environ: dict[str, Any]) -> str:
     locale = None
     session = session_of(environ)
     accounts: Accounts | None = environ.get(ACCOUNTS_KEY)
-    if session is not None and accounts is not None:
+    if session is not None and session.locale is not None:
+        locale = session.locale or None  # kept in the token's record: no read
+    elif session is not None and accounts is not None:  # a token from before it was kept
         try:
             account = accounts.get(session.player)
         except redis.RedisError:  # the store is down: this answer (a 503) by the header
