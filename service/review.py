@@ -13,7 +13,8 @@ head when it was asked, so a log that changed since (re-imported, undone) makes 
 
 - ``review:{<game>}:<seat>``           the head of the latest review asked (a string);
 - ``review:{<game>}:<seat>:<head>``    hash: ``status`` (``queued``, ``running``, ``done``),
-  ``total`` (decisions to judge, once known) and ``d:<version>`` (a judged decision, JSON).
+  ``total`` (decisions to judge, once known), ``d:<version>`` (a judged decision, JSON) and
+  ``incomplete`` (a review whose job kept failing, ended with what it had judged).
 
 Asking (``ask``) creates the hash with ``HSETNX status queued``: only the first ask of a head
 enqueues a job, so asking again while it is queued, running or done queues nothing.  A ``GET``
@@ -32,6 +33,7 @@ are the operator's: ``CHRONICLE_REVIEW_ITERATIONS`` (default: the game's ``mcts:
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
 
 QUEUE = "review"
 RUN = "workers.review.run"  # the job (workers/review.py: the worker's service)
+log = logging.getLogger(__name__)
 QUEUED, RUNNING, DONE = "queued", "running", "done"
 REVIVALS = 3  # a review whose job was lost or failed is queued again at most this often
 LEVEL = "mcts:hard"  # the bot whose search and budget a review uses by default
@@ -216,26 +219,35 @@ class Reviews:
         docs = [json.loads(v) for k, v in stored.items() if k and v and k.startswith("d:")]
         docs.sort(key=lambda d: int(d["version"]))
         status = stored.get("status") or QUEUED
-        if status != DONE:
-            self._revive(cur, seat, stored.get("job"), len(docs))
-        return {"status": status, "decisions": docs}
+        incomplete = bool(stored.get("incomplete"))
+        if status != DONE and self._revive(cur, seat, stored.get("job"), len(docs)):
+            status, incomplete = DONE, True
+        out: dict[str, Any] = {"status": status, "decisions": docs}
+        if incomplete:
+            out["incomplete"] = True
+        return out
 
-    def _revive(self, cur: Current, seat: int, jid: str | None, done: int) -> None:
+    def _revive(self, cur: Current, seat: int, jid: str | None, done: int) -> bool:
         """A review whose job is gone (a worker killed mid-slice) or failed its retries is
         queued again from where it stopped, at most ``REVIVALS`` times: without it the review
-        would say ``running`` for ever.  (A review that fails that often stays as it is; its
-        job's failure is in RQ's failed registry for the operator.)"""
+        would say ``running`` for ever.  One that fails that often ends: ``done`` with the
+        decisions judged so far and ``incomplete`` (True: it ended so; its job's failure is
+        in RQ's failed registry for the operator)."""
         if jid is not None:
             try:
                 state = Job.fetch(jid, connection=self.queue.connection).get_status()
             except NoSuchJobError:
                 state = None
             if state not in (None, JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
-                return
+                return False
         key = review_key(cur.game_id, seat, cur.head)
         again = int(self.r.hincrby(key, "again", 1))
         if again <= REVIVALS:
             self.enqueue(cur.game_id, cur.match.version, seat, cur.head, done, again)
+            return False
+        self.r.hset(key, mapping={"status": DONE, "incomplete": "1"})
+        log.warning("review: %s seat %s ended incomplete after %d tries", cur.game_id, seat, again)
+        return True
 
     def run(
         self,

@@ -58,6 +58,12 @@ class ReviewOut(Schema):
         required=True,
         metadata={"description": "the decisions judged so far, by version"},
     )
+    incomplete = fields.Bool(
+        metadata={
+            "description": "present (true) on a review that ended before judging every "
+            "decision: its job failed again and again; `decisions` are those judged"
+        }
+    )
 
 
 def _checked(game_id: str, seat: int) -> tuple[review.Reviews, Any]:

@@ -195,3 +195,11 @@ def test_a_review_whose_job_was_lost_is_queued_again_from_where_it_stopped(
     r.hset(key, mapping={"status": review.RUNNING, "job": "review-lost-with-its-worker"})
     assert done(stack, gid, token, 0) == before
     assert r.hget(key, "again") == "1"  # queued again once
+    # one that failed every time it was queued again ends with what it judged, said so
+    r.hdel(key, *judged[len(judged) // 2 :])
+    r.hset(key, mapping={"status": review.RUNNING, "job": "lost-again", "again": review.REVIVALS})
+    ended = read(stack, gid, token, 0).json()
+    assert ended["status"] == "done" and ended["incomplete"] is True
+    assert len(ended["decisions"]) == len(judged) - len(judged[len(judged) // 2 :])
+    assert read(stack, gid, token, 0).json() == ended, "ended: nothing more is queued"
+    assert "incomplete" not in before

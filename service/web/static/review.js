@@ -12,7 +12,7 @@ const PACE_MS = 80; // between two decisions put in words: at most ~12 views a s
 /** @typedef {import("./common.js").Action} Action */
 /** @typedef {{ action: Action, value: number }} Alternative */
 /** @typedef {{ version: number, played: Action, best: Action, value_played: number, value_best: number, swing?: number, alternatives: Alternative[] }} Judged */
-/** @typedef {{ status: string, decisions: Judged[] }} Review */
+/** @typedef {{ status: string, decisions: Judged[], incomplete?: boolean }} Review */
 
 /** @typedef {object} Setup
  *  @property {string} id the game
@@ -116,7 +116,7 @@ async function show(setup, review) {
   const rest = items.slice(TOP);
   mount(
     el,
-    html`<p id="review-status" aria-live="polite">${tn("{count} decision judged; search agrees with {agreed} of them.", "{count} decisions judged; search agrees with {agreed} of them.", ordered.length, { agreed })} ${t("Values are your expected final placing from 0 (surely last) to 1 (surely first), from what you could see then.")}</p>
+    html`<p id="review-status" aria-live="polite">${tn("{count} decision judged; search agrees with {agreed} of them.", "{count} decisions judged; search agrees with {agreed} of them.", ordered.length, { agreed })} ${review.incomplete ? `${t("The review stopped before the end: the others could not be judged.")} ` : ""}${t("Values are your expected final placing from 0 (surely last) to 1 (surely first), from what you could see then.")}</p>
       <h3>${t("Biggest swings first")}</h3>
       <ol class="review-list" id="review-list">${items.slice(0, TOP)}</ol>
       ${rest.length ? html`<details><summary>${tn("The other {count} decision", "The other {count} decisions", rest.length)}</summary><ol class="review-list" start="${TOP + 1}">${rest}</ol></details>` : ""}`,
