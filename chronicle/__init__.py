@@ -181,7 +181,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _metrics_dir(env: dict[str, str], data_dir: Path) -> None:
     """Multi-process metrics: every API and worker process writes its values under one folder,
     emptied first (values of an earlier run would add up with this run's)."""
-    from service.observability import MULTIPROC_ENV, prepare_multiproc_dir
+    from service.metrics import MULTIPROC_ENV, prepare_multiproc_dir
 
     path = Path(env.get(MULTIPROC_ENV) or data_dir / "metrics")
     prepare_multiproc_dir(path)

@@ -17,7 +17,7 @@ from rq import Queue
 from rq.serializers import JSONSerializer
 
 from domain import jsontext
-from service import notices, observability, webhooks
+from service import logs, notices, webhooks
 from service.accounts import Accounts
 from service.chronicle import Chronicle
 from service.clocks import Clocks
@@ -201,7 +201,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     applies the default rate limits."""
     from_env = settings is None
     if from_env:  # gunicorn, `chronicle serve`, the image: JSON log lines
-        observability.configure_logging()
+        logs.configure_logging()
     app = ChronicleFlask("chronicle")
     app.session_interface = NoSessions()
     app.config.update(

@@ -11,7 +11,7 @@ from typing import Any
 from domain.errors import BadAction
 from projections.records import Recorded
 from projections.views import ADMIN, Caller, events_for, revealed, view_doc
-from service import clocks, observability
+from service import clocks, metrics
 from service.loading import Current, Loader
 from service.store import EventStore
 
@@ -66,7 +66,7 @@ class Reads:
         records = self.store.read(cur.game_id, after, limit)
         version, status = cur.match.version, cur.match.status(cur.game)
         if not records and wait > 0:
-            with observability.watching():  # a live watcher while it waits (/metrics)
+            with metrics.watching():  # a live watcher while it waits (/metrics)
                 got = (waiter or self._wait)(cur, after, limit, wait)
             if got is not None:
                 records, version, status = got

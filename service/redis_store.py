@@ -38,7 +38,7 @@ import redis
 from domain import jsontext
 from domain.engine import Job
 from projections.records import Recorded
-from service import connections, observability
+from service import connections, metrics
 from service import meta as meta_codec
 from service.admission import Admission, OverLimit
 from service.clocks import DEADLINES
@@ -315,7 +315,7 @@ class RedisEventStore:
             expected_version, expected_head, records, meta, idem, snapshot, hooks, admit, checks
         )
         version = self.append_encoded(game_id, idem[0] if idem else "", args, admit, checks)
-        observability.appended(len(records))
+        metrics.appended(len(records))
         return version
 
     def append_encoded(

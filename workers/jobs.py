@@ -15,7 +15,7 @@ from service.app import build_chronicle
 from service.chronicle import Chronicle
 from service.config import Settings
 from service.errors import VersionConflict
-from service.observability import observed_job
+from service.metrics import observed_job
 
 log = logging.getLogger(__name__)
 _chronicle: Chronicle | None = None

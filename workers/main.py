@@ -55,7 +55,7 @@ from service import clocks, listing, mail, notices, review, webhooks
 from service.config import Settings
 from service.connections import connect
 from service.jobs import FUNCTIONS, QUEUES, RQJobQueue
-from service.observability import configure_logging
+from service.logs import configure_logging
 from service.redis_store import RedisEventStore
 from service.store import LIVE_GRACE_MS, EventStore
 
@@ -233,7 +233,7 @@ def run(settings: Settings | None = None, burst: bool = False, reconcile: bool =
     settings = settings or Settings.from_env()
     if not settings.redis_url:
         raise SystemExit("REDIS_URL is not set")
-    configure_logging()  # JSON lines, one per job (service/observability.py)
+    configure_logging()  # JSON lines, one per job (service/logs.py)
     warm()
     # No socket timeout here: the worker blocks on the queue for longer than the API's 2 s.
     conn_blocking = redis.Redis.from_url(settings.queue_redis_url or settings.redis_url)

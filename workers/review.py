@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 
 from service import review
-from service.observability import observed_job
+from service.metrics import observed_job
 from workers.jobs import chronicle, deadline
 
 SLICE_SECONDS = 2.0  # default of CHRONICLE_REVIEW_SLICE_SECONDS

@@ -19,7 +19,7 @@ from flask import Flask, jsonify
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import Refused, UndoRefused
-from service import observability
+from service import metrics
 from service.errors import VersionConflict
 from service.http.refusal_words import translated
 
@@ -215,9 +215,9 @@ def install(app: Flask) -> None:
     def refused(error: Refused) -> tuple[Any, int, dict[str, str]]:
         status = status_of(error)
         if isinstance(error, VersionConflict):
-            observability.CONFLICTS.inc()
+            metrics.CONFLICTS.inc()
         elif isinstance(error, UndoRefused):
-            observability.UNDO_REFUSED.labels(str(error.details.get("reason", "other"))).inc()
+            metrics.UNDO_REFUSED.labels(str(error.details.get("reason", "other"))).inc()
         headers = {}
         if status == 429 and "retry_after" in error.details:
             headers["Retry-After"] = str(error.details["retry_after"])

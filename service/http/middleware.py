@@ -36,7 +36,7 @@ page of any site make a visitor's browser create or import games with a "simple"
 request (``text/plain`` or form content types need no CORS preflight; JSON does), which CORS
 by configuration is meant to govern.  A POST without a body is left to its schema.
 
-**``/metrics``** serves the Prometheus text (``service/observability.py``).  It holds no game
+**``/metrics``** serves the Prometheus text (``service/metrics.py``).  It holds no game
 id, token or state.  It is rate limited per address like every path but the health checks
 (a scraper asks a few times a minute; building the text costs a request something).
 """
@@ -61,7 +61,7 @@ from flask_cors import CORS
 from flask_cors.core import get_cors_options
 from werkzeug.exceptions import UnsupportedMediaType
 
-from service import observability
+from service import logs, metrics
 from service.http.edge import AFTER_ANSWER_KEY
 
 REQUEST_ID = "X-Request-ID"
@@ -259,12 +259,12 @@ def record(
     logged)."""
     counted = _counted.get((method, route, status))
     if counted is None:
-        counted = observability.REQUESTS.labels(method, route, str(status))
+        counted = metrics.REQUESTS.labels(method, route, str(status))
         if len(_counted) < _CACHED:
             _counted[method, route, status] = counted
     timed = _timed.get((method, route))
     if timed is None:
-        timed = observability.LATENCY.labels(method, route)
+        timed = metrics.LATENCY.labels(method, route)
         if len(_timed) < _CACHED:
             _timed[method, route] = timed
     counted.inc()
@@ -279,26 +279,27 @@ def record(
             "duration_ms": round(seconds * 1000, 3),
             "client": client(),
         }
-        observability.log_info(log, "request", fields)
+        logs.log_info(log, "request", fields)
 
 
-def metrics() -> Response:
+def metrics_page() -> Response:
+    """``GET /metrics``: the Prometheus text of every process."""
     ch: Any = current_app.extensions.get("chronicle")
     queue = getattr(getattr(ch, "jobs", None), "queue", None)
-    body = observability.exposition([queue] if queue is not None else [])
-    return Response(body, mimetype=None, content_type=observability.CONTENT_TYPE)
+    body = metrics.exposition([queue] if queue is not None else [])
+    return Response(body, mimetype=None, content_type=metrics.CONTENT_TYPE)
 
 
 def install(app: Flask, env: Mapping[str, str] = os.environ) -> None:
     """Request ids, request logs and metrics, CORS (if configured), trusted proxies, /metrics."""
     app.extensions["chronicle.trusted_proxies"] = trusted_proxies(env)
-    observability.set_request_id_source(request_id)
+    logs.set_request_id_source(request_id)
     # First of the before-request hooks: a request refused by a later one (a rate limit, a
     # too deep body) still gets its id, its log line and its metrics.
     app.before_request_funcs.setdefault(None, []).insert(0, _start)
     app.before_request(_require_json)
     app.after_request(_finish)
-    app.add_url_rule("/metrics", "metrics", metrics, methods=["GET"])
+    app.add_url_rule("/metrics", "metrics", metrics_page, methods=["GET"])
     origins = cors_origins(env)
     if origins:
         api = {"origins": "*" if "*" in origins else origins}

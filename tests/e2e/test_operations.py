@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from service import observability
+from service import logs, metrics
 from service.app import create_app
 from service.http import middleware
 from tests.conftest import settings
@@ -78,7 +78,7 @@ def test_metrics_count_requests_appends_conflicts_and_refused_undos(api: Client)
 def test_live_watchers_is_a_gauge_others_can_hold(inprocess_api: Client) -> None:
     api = inprocess_api
     start = value(scrape(api.base), "chronicle_live_watchers")
-    with observability.watching(), observability.watching():
+    with metrics.watching(), metrics.watching():
         assert value(scrape(api.base), "chronicle_live_watchers") == start + 2
     assert value(scrape(api.base), "chronicle_live_watchers") == start
 
@@ -113,7 +113,7 @@ def test_request_log_lines_name_the_request_and_no_secret(
         timeout=10,
     )
     assert r.status_code == 200
-    formatter = observability.JsonFormatter()
+    formatter = logs.JsonFormatter()
     records = [rec for rec in caplog.records if rec.name == "chronicle.request"]
     [mine] = [rec for rec in records if fields_of(rec)["path"].endswith(f"{gid}/view")]
     assert fields_of(mine) == {

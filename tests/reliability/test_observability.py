@@ -94,7 +94,7 @@ def test_a_dead_process_stops_counting_its_watchers(tmp_path: Path) -> None:
                 sys.executable,
                 "-c",
                 "import sys, time\n"
-                "from service.observability import watching\n"
+                "from service.metrics import watching\n"
                 "with watching(), watching():\n"
                 "    print('watching', flush=True); time.sleep(60)\n",
             ],
@@ -112,13 +112,13 @@ def test_a_dead_process_stops_counting_its_watchers(tmp_path: Path) -> None:
 
 
 def test_a_forked_process_counts_in_files_of_its_own(tmp_path: Path) -> None:
-    """The metrics' process id is read from memory (``observability._Pid``), not asked of
+    """The metrics' process id is read from memory (``metrics._Pid``), not asked of
     the system at every count: a child forked after a count must still write its own files,
     or two processes would count into one and ``/metrics`` would add up a mix."""
     metrics_dir = tmp_path / "metrics"
     script = (
         "import os\n"
-        "from service import observability as o\n"
+        "from service import metrics as o\n"
         "o.APPENDS.inc()\n"
         "child = os.fork()\n"
         "if child == 0:\n"

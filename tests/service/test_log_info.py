@@ -1,4 +1,4 @@
-"""``observability.log_info`` writes the line ``logger.info`` writes where logging is as
+"""``logs.log_info`` writes the line ``logger.info`` writes where logging is as
 ``configure_logging`` leaves it, and hands every other configuration to ``logger.info``.
 
 Each test builds a logger tree of its own (a root and ``chronicle.request`` under it), so
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service import observability
+from service import logs
 
 FIELDS: dict[str, Any] = {
     "request_id": "rid-1",
@@ -33,7 +33,7 @@ def tree() -> tuple[logging.Logger, logging.Logger, logging.StreamHandler[Any], 
     root = logging.RootLogger(logging.INFO)
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    handler.setFormatter(observability.JsonFormatter())
+    handler.setFormatter(logs.JsonFormatter())
     root.addHandler(handler)
     request = logging.Logger("chronicle.request")
     request.parent = root
@@ -48,7 +48,7 @@ def test_the_plain_configuration_gets_the_same_line_in_fewer_steps(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     _, request, handler, stream = tree()
-    assert observability._sole_handler(request) is handler
+    assert logs._sole_handler(request) is handler
     made: list[tuple[Any, ...]] = []
     factory = logging.getLogRecordFactory()
 
@@ -56,7 +56,7 @@ def test_the_plain_configuration_gets_the_same_line_in_fewer_steps(
         made.append(a)
 
     monkeypatch.setattr(logging.Logger, "makeRecord", make_record)
-    observability.log_info(request, "request", FIELDS)
+    logs.log_info(request, "request", FIELDS)
     assert made == [], "no LogRecord was made"
     monkeypatch.undo()
     assert logging.getLogRecordFactory() is factory
@@ -103,10 +103,10 @@ def test_any_other_configuration_goes_through_logging(
 ) -> None:
     root, request, _, _ = tree()
     change(root, request)
-    assert observability._sole_handler(request) is None
+    assert logs._sole_handler(request) is None
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(logging.Logger, "info", lambda self, *a, **k: calls.append((a, k)))
-    observability.log_info(request, "request", FIELDS)
+    logs.log_info(request, "request", FIELDS)
     assert calls == [(("request",), {"extra": {"fields": FIELDS}})]
 
 
@@ -115,6 +115,6 @@ def test_another_record_factory_goes_through_logging() -> None:
     factory = logging.getLogRecordFactory()
     logging.setLogRecordFactory(lambda *a, **k: factory(*a, **k))
     try:
-        assert observability._sole_handler(request) is None
+        assert logs._sole_handler(request) is None
     finally:
         logging.setLogRecordFactory(factory)

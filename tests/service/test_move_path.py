@@ -184,12 +184,12 @@ def test_a_rate_limit_counts_each_move_once_and_refuses_as_flask_does(
 def test_the_log_line_and_the_metrics_are_the_same(
     app: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
-    from service import observability
+    from service import metrics
 
     pair = Pair(app, "lancaster", 0)
     seat, version, action = pair.script.moves[0]
     route = "/api/v1/games/<game_id:game_id>/actions"
-    counted = observability.REQUESTS.labels("POST", route, "201")
+    counted = metrics.REQUESTS.labels("POST", route, "201")
     before = counted._value.get()
     with caplog.at_level(logging.INFO, logger="chronicle.request"):
         _same(pair.send(seat, {"action": action, "expected_version": version}))
@@ -257,13 +257,13 @@ def test_where_the_server_runs_work_after_the_answer_the_log_line_and_metrics_wa
 ) -> None:
     """``service.http1`` runs a request's bookkeeping once its answer is sent: both paths
     leave it to the server, which then writes the same line and counts as without."""
-    from service import observability
+    from service import metrics
     from service.http.edge import AFTER_ANSWER_KEY
 
     pair = Pair(app, "lancaster", 0)
     seat, version, action = pair.script.moves[0]
     route = "/api/v1/games/<game_id:game_id>/actions"
-    counted = observability.REQUESTS.labels("POST", route, "201")
+    counted = metrics.REQUESTS.labels("POST", route, "201")
     before = counted._value.get()
     after: list[Callable[[], None]] = []
 

@@ -25,7 +25,7 @@ from flask import Flask
 from werkzeug.serving import make_server
 
 from chronicle.supervise import die_with_parent
-from service.observability import MULTIPROC_ENV, prepare_multiproc_dir
+from service.metrics import MULTIPROC_ENV, prepare_multiproc_dir
 from service.redis_server import free_port
 from service.serving import gunicorn_command
 
