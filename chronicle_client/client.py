@@ -4,6 +4,9 @@
   ``max_wait``), or after a short backoff when it has none, up to ``retries`` times.  A 503 is
   retried only for reads and for POSTs that carry an ``Idempotency-Key`` (``act`` always sends
   one): another POST may or may not have been applied.
+- **A dropped connection** (reset, closed before the answer: a kept-alive connection the
+  server had just closed as idle, a restart) is retried the same way for those same calls,
+  after a short backoff; any other call raises it (``requests.ConnectionError``).
 - **409 version_conflict** on ``act``: the client reloads the legal actions; if the action is
   still legal at the new version it is sent again at that version, else the conflict is raised
   (the caller must look at the game again).  ``reload=False`` raises at once.
@@ -111,7 +114,13 @@ class Client(PeopleCalls):
         for a 204) or raises ``ApiError``."""
         safe = method == "GET" or "Idempotency-Key" in (headers or {})
         for attempt in range(self.retries + 1):
-            r = self.raw(method, path, json=json, params=params, headers=headers)
+            try:
+                r = self.raw(method, path, json=json, params=params, headers=headers)
+            except requests.ConnectionError:
+                if not safe or attempt == self.retries:
+                    raise
+                self.sleep(min(0.25 * 2**attempt, self.max_wait))
+                continue
             if r.status_code < 400:
                 return r.json() if r.content else None
             retry = r.status_code == 429 or (r.status_code == 503 and safe)

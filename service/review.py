@@ -193,7 +193,6 @@ class Reviews:
         self, game_id: str, version: int, seat: int, head: str, done: int, again: int = 0
     ) -> None:
         jid = job_id(game_id, seat, head, done) + (f"-again{again}" if again else "")
-        self.r.hset(review_key(game_id, seat, head), "job", jid)
         self.queue.enqueue(
             RUN,
             game_id,
@@ -206,6 +205,9 @@ class Reviews:
             result_ttl=600,
             failure_ttl=86400,
         )
+        # named once it exists: a read in between still finds the job before it (the one
+        # running now, which queues this one), never a job not made yet that looks lost
+        self.r.hset(review_key(game_id, seat, head), "job", jid)
 
     def read(self, cur: Current, seat: int) -> dict[str, Any]:
         """``{status, decisions}`` of the review of the log as it is now (asked again if the

@@ -5,6 +5,8 @@ the new version after a 409 while its action stays legal; 429s are waited out by
 
 from __future__ import annotations
 
+import socket
+import struct
 import subprocess
 import threading
 import time
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import requests
 
 from chronicle_client import (
     ApiError,
@@ -165,3 +168,44 @@ def test_unavailable_reads_and_keyed_writes_are_retried(tmp_path: Path) -> None:
             assert waits == []
     finally:
         redis_server.stop()
+
+
+def test_a_dropped_connection_is_retried_for_reads_and_keyed_writes_only() -> None:
+    """A server that resets the first connection of each pair (as one closing an idle kept-alive
+    connection does under a client that reuses it): a read and a keyed write are sent again and
+    answered; a POST without a key raises (it might have been applied)."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    body = b'{"ok": true}'
+    answer = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+        b"Content-Length: %d\r\n\r\n%s"
+    )
+    seen: list[bytes] = []
+
+    def serve() -> None:
+        for i in range(6):  # bounded: three calls, each reset once at most
+            conn, _ = listener.accept()
+            with conn:
+                seen.append(conn.recv(65536).split(b" ", 1)[0])
+                if i % 2 == 0:  # reset: RST, no answer
+                    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    continue
+                conn.sendall(answer % (len(body), body))
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    waits: list[float] = []
+    api = Client(f"http://127.0.0.1:{port}", retries=2, sleep=waits.append)
+    try:
+        assert api.request("GET", "/api/v1/anything") == {"ok": True}
+        keyed = {"Idempotency-Key": "k-1"}
+        assert api.request("POST", "/api/v1/anything", json={}, headers=keyed) == {"ok": True}
+        assert len(waits) == 2 and seen == [b"GET", b"GET", b"POST", b"POST"]
+        with pytest.raises(requests.ConnectionError):
+            api.request("POST", "/api/v1/anything", json={})
+        assert len(waits) == 2, "an unkeyed POST is not sent again"
+        thread.join(0.5)  # the server waits for a sixth connection that never comes
+        assert seen == [b"GET", b"GET", b"POST", b"POST", b"POST"]
+    finally:
+        listener.close()
