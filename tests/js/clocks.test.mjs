@@ -62,3 +62,21 @@ test("the text view says the clocks in words, and little time left is read once 
   assert.equal(lowNow(view, summary, null, now), null, "a watcher has no clock of their own");
   assert.equal(clocksWords(readAll({ ...view, status: "finished" }, summary, now), ["Ann", "Bob"], 0, String), "");
 });
+
+test("with weekends off a clock counts down on weekdays only, in the table's time zone", () => {
+  const { weekdayMs } = clocksMore;
+  // Friday 2026-01-09 23:00 in Tokyo (14:00 UTC) to Monday 01:00 there (16:00 UTC Sunday)
+  const friday = Date.parse("2026-01-09T14:00:00Z");
+  const monday = Date.parse("2026-01-11T16:00:00Z");
+  assert.equal(weekdayMs(friday, monday, "Asia/Tokyo"), 2 * 3600_000, "Friday's last hour and Monday's first");
+  assert.equal(weekdayMs(friday, monday, "UTC"), 10 * 3600_000, "in UTC: Friday 14:00 to midnight");
+  assert.equal(weekdayMs(friday, monday, "Not/AZone"), 10 * 3600_000, "a zone the browser does not know: UTC");
+  const clocks = { 0: { remaining: "P2D", deadline: "2026-01-14T00:00:00Z" } };
+  const o = { toAct: [0], full: 5 * 86_400_000, weekendsOff: true, zone: "Asia/Tokyo" };
+  const saturday = Date.parse("2026-01-10T03:00:00Z"); // noon on Saturday in Tokyo
+  const standing = readings(clocks, { ...o, fetched: saturday, now: saturday + 3600_000 });
+  assert.equal(standing[0].left, 2 * 86_400_000, "the weekend: the clock stands");
+  const thursday = Date.parse("2026-01-08T03:00:00Z"); // noon on Thursday there
+  const running = readings(clocks, { ...o, fetched: thursday, now: thursday + 60_000 });
+  assert.equal(running[0].left, 2 * 86_400_000 - 60_000, "a weekday: it counts down, though a weekend lies before the deadline");
+});

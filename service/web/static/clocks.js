@@ -35,18 +35,56 @@ export function fullTime(summary) {
  *  @param {number} left @param {number} full */
 export const isLow = (left, full) => left < Math.min(3_600_000, (Number.isFinite(full) ? full : Infinity) / 5);
 
+/** @type {Map<string, Intl.DateTimeFormat>} */
+const dayFormats = new Map();
+
+/** Where `t` falls in `zone`'s local day: on a weekend or not, and the ms to its midnight. */
+function localDay(/** @type {number} */ t, /** @type {string} */ zone) {
+  let format = dayFormats.get(zone);
+  if (!format) {
+    /** @type {Intl.DateTimeFormatOptions} */
+    const options = { weekday: "short", hour: "numeric", minute: "numeric", second: "numeric", hourCycle: "h23" };
+    try {
+      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone: zone });
+    } catch {
+      format = new Intl.DateTimeFormat("en-US", { ...options, timeZone: "UTC" }); // a zone this browser does not know
+    }
+    dayFormats.set(zone, /** @type {Intl.DateTimeFormat} */ (format));
+  }
+  const p = Object.fromEntries(/** @type {Intl.DateTimeFormat} */ (format).formatToParts(t).map((x) => [x.type, x.value]));
+  const since = ((Number(p.hour) * 60 + Number(p.minute)) * 60 + Number(p.second)) * 1000 + (t % 1000);
+  return { weekend: p.weekday === "Sat" || p.weekday === "Sun", toMidnight: Math.max(1000, 86_400_000 - since) };
+}
+
+/** The milliseconds of [`from`, `to`] on a weekday (Monday to Friday) in `zone`: the time a
+ *  clock with weekends off runs, as the server counts it (walked a local day at a time).
+ *  @param {number} from @param {number} to @param {string} zone */
+export function weekdayMs(from, to, zone) {
+  let total = 0;
+  let t = from;
+  for (let i = 0; t < to && i < 400; i++) {
+    const { weekend, toMidnight } = localDay(t, zone);
+    const step = Math.min(to - t, toMidnight);
+    if (!weekend) total += step;
+    t += step;
+  }
+  return total;
+}
+
 /**
  * What each seat's clock reads at `now`: the time left (counted down since `fetched` while
- * the seat is to act, off vacation, and the clock runs on weekends), the deadline, low or not.
+ * the seat is to act and off vacation; with weekends off, only the weekdays' time in the
+ * table's `zone`), the deadline, low or not.
  * @param {Record<string, Clock>} clocks
- * @param {{ toAct: number[], fetched: number, now: number, full: number, weekendsOff: boolean }} o
+ * @param {{ toAct: number[], fetched: number, now: number, full: number, weekendsOff: boolean, zone?: string }} o
  */
-export function readings(clocks, { toAct, fetched, now, full, weekendsOff }) {
+export function readings(clocks, { toAct, fetched, now, full, weekendsOff, zone = "UTC" }) {
   return Object.entries(clocks || {}).map(([key, c]) => {
     const seat = Number(key);
     const away = c.vacation_until && new Date(c.vacation_until).getTime() > now;
-    const running = toAct.includes(seat) && !!c.deadline && !away && !weekendsOff;
-    let left = durationMs(c.remaining) - (running ? now - fetched : 0);
+    const running = toAct.includes(seat) && !!c.deadline && !away;
+    const ran = running ? (weekendsOff ? weekdayMs(fetched, now, zone) : now - fetched) : 0;
+    let left = durationMs(c.remaining) - ran;
     if (c.deadline && toAct.includes(seat)) left = Math.min(left, new Date(c.deadline).getTime() - now);
     left = Math.max(0, left);
     return { seat, left, deadline: c.deadline, away: away ? c.vacation_until : undefined, acting: toAct.includes(seat), low: toAct.includes(seat) && !away && isLow(left, full) };
@@ -94,6 +132,7 @@ export function readAll(view, summary, now = Date.now()) {
     now,
     full: fullTime({ ...summary, time_control: control }),
     weekendsOff: control.weekends === "off",
+    zone: (summary && summary.timezone) || (view && view.timezone) || "UTC",
   });
 }
 
