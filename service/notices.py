@@ -70,7 +70,6 @@ if TYPE_CHECKING:
 QUEUE = "notices"
 SEND = "workers.notices.send"  # one notice (jobs queued before batches; workers/notices.py)
 SEND_MANY = "workers.notices.send_many"  # a batch of notices (``notice_batch.queue_due``)
-BATCH = 200  # notices a job
 # the setting that switches a kind on and off, where it is not the kind's own name
 SETTING = {REMINDER: "reminders", INVITATION: "invitations"}
 # sorted set: the notices owed, not yet settled or jobs, scored by when each is due (ms)

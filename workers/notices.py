@@ -67,26 +67,27 @@ def send_many(owed: list[list[Any]]) -> dict[str, str]:
 
 def _one(args: list[Any]) -> str:
     result = _notify(args)
-    _keep_result(notices.notice_id(args), result)
+    notice_batch.keep_outcomes(_connection(), {notices.notice_id(args): result})
     return result
 
 
 def _notify(args: list[Any], known: Account | None = None) -> str:
     ch = chronicle()
-
-    def pusher(player: str, notice: Mapping[str, str], mark: str) -> int:
-        assert ch.accounts is not None  # notify pushes only to an account it found
-        return push.enqueue(_queue(), ch.accounts.r, player, notice, mark)
-
     game_id, seat, kind, marker, began = args[:5]
     undone = len(args) > 5 and bool(args[5])
     return notices.notify(
-        ch, game_id, seat, kind, marker, began, pusher=pusher, undone=undone, known=known
+        ch, game_id, seat, kind, marker, began, pusher=_pusher(ch), undone=undone, known=known
     )
 
 
-def _keep_result(notice: str, result: str) -> None:
-    _connection().set(notices.done_key(notice), result, ex=notice_batch.OUTCOME_SECONDS)
+def _pusher(ch: Any) -> notices.Pusher:
+    """Push jobs for a notice, one per subscription of the account it was decided for."""
+
+    def pusher(player: str, notice: Mapping[str, str], mark: str) -> int:
+        assert ch.accounts is not None  # a notice pushes only to an account it found
+        return push.enqueue(_queue(), ch.accounts.r, player, notice, mark)
+
+    return pusher
 
 
 def push_one(player: str, subscription: str, notice: dict[str, str]) -> str:
@@ -100,13 +101,9 @@ def push_one(player: str, subscription: str, notice: dict[str, str]) -> str:
 def send_invitation(game_id: str, seat: int, player: str, version: int) -> str:
     """Mail (and push) an invitation if it still stands (``service.invitations``)."""
     ch = chronicle()
-
-    def pusher(to: str, notice: Mapping[str, str], mark: str) -> int:
-        assert ch.accounts is not None
-        return push.enqueue(_queue(), ch.accounts.r, to, notice, mark)
-
-    result = invitations.notify(ch, game_id, seat, player, version, pusher=pusher)
-    _keep_result(notices.job_id(game_id, seat, invitations.KIND, version), result)
+    result = invitations.notify(ch, game_id, seat, player, version, pusher=_pusher(ch))
+    notice_id = notices.job_id(game_id, seat, invitations.KIND, version)
+    notice_batch.keep_outcomes(_connection(), {notice_id: result})
     return result
 
 
