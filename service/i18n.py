@@ -92,11 +92,12 @@ def gettext_name(lang: str) -> str:
 
 
 @cache
-def translations(lang: str) -> NullTranslations:
-    """The compiled catalogue of ``lang`` (English: none, the messages are English)."""
+def translations(lang: str, domain: str = DOMAIN) -> NullTranslations:
+    """The compiled catalogue ``domain`` of ``lang`` (English: none, the messages are
+    English)."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [gettext_name(lang)], DOMAIN)
+    return Translations.load(str(TRANSLATIONS), [gettext_name(lang)], domain)
 
 
 def gettext(lang: str, message: str, **params: object) -> str:
@@ -106,18 +107,10 @@ def gettext(lang: str, message: str, **params: object) -> str:
     return text % params if params else text
 
 
-@cache
-def game_translations(lang: str) -> NullTranslations:
-    """The compiled catalogue of the games' words in the client (``client_games``) of ``lang``:
-    where a notice names what the page names (``service.card_words``)."""
-    if lang == DEFAULT or lang not in LANGUAGES:
-        return NullTranslations()
-    return Translations.load(str(TRANSLATIONS), [gettext_name(lang)], CLIENT_DOMAINS[1])
-
-
 def game_word(lang: str, message: str) -> str:
-    """A word of the games' client catalogue in ``lang`` (itself where it has none)."""
-    return game_translations(lang).gettext(message)
+    """A word of the games' client catalogue (``client_games``) in ``lang``, itself where it
+    has none: where a notice names what the page names (``service.card_words``)."""
+    return translations(lang, CLIENT_DOMAINS[1]).gettext(message)
 
 
 @cache

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from service.card_words import ARTUS, card_words
-from service.i18n import game_translations
+from service.i18n import CLIENT_DOMAINS, translations
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,7 +34,7 @@ def test_the_words_are_the_pages_and_name_every_card_of_the_game() -> None:
 
 @pytest.mark.parametrize("lang", ["ja", "zh-TW"])
 def test_each_card_is_said_in_the_accounts_language(lang: str) -> None:
-    catalogue = game_translations(lang)
+    catalogue = translations(lang, CLIENT_DOMAINS[1])
     for card, words in ARTUS.items():
         said = card_words("artus", f"yellow/{card}", lang)
         assert said == catalogue.gettext(words) and said != words, (card, said)
