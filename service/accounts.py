@@ -335,7 +335,7 @@ class Accounts:
         token = PREFIX + secrets.token_urlsafe(32)
         hashed = digest(token)
         key = f"acct:token:{hashed}"
-        account = self.get(player)
+        locale = self.r.hget(f"acct:{player}", "locale")
         self.r.hset(
             key,
             mapping={
@@ -346,7 +346,7 @@ class Accounts:
                 "kind": kind,
                 "created_at": self.clock(),
                 # the language of every answer to this token, without reading the account
-                "locale": (account.locale if account else None) or "",
+                "locale": "" if locale is None else _text(locale),
             },
         )
         if kind == SESSION:
