@@ -110,8 +110,8 @@ class Client(PeopleCalls):
         params: Mapping[str, Any] | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> Any:
-        """One call, retried on 429 (and 503 where safe); returns the decoded JSON body (None
-        for a 204) or raises ``ApiError``."""
+        """One call, retried on 429 (and on 503 or a dropped connection where safe); returns
+        the decoded JSON body (None for a 204) or raises ``ApiError``."""
         safe = method == "GET" or "Idempotency-Key" in (headers or {})
         for attempt in range(self.retries + 1):
             try:
@@ -119,7 +119,7 @@ class Client(PeopleCalls):
             except requests.ConnectionError:
                 if not safe or attempt == self.retries:
                     raise
-                self.sleep(min(0.25 * 2**attempt, self.max_wait))
+                self.sleep(self._wait(None, attempt))
                 continue
             if r.status_code < 400:
                 return r.json() if r.content else None
@@ -129,9 +129,11 @@ class Client(PeopleCalls):
             self.sleep(self._wait(r, attempt))
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _wait(self, r: requests.Response, attempt: int) -> float:
+    def _wait(self, r: requests.Response | None, attempt: int) -> float:
+        """The answer's ``Retry-After`` (seconds), else (or with no answer) a backoff; capped
+        at ``max_wait``."""
         try:
-            after = float(r.headers.get("Retry-After", ""))
+            after = float((r.headers if r is not None else {}).get("Retry-After", ""))
         except ValueError:
             after = 0.25 * 2**attempt
         return max(0.0, min(after, self.max_wait))
