@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { client, dom } from "./support.mjs";
 
 const clocksMore = await client("clocks.js");
-const { durationMs, readings, clocksHtml, clocksFor } = clocksMore;
+const { durationMs, readings, clocksHtml, readAll } = clocksMore;
 const { spoken } = await client("ui.js");
 
 test("ISO durations of weeks to seconds", () => {
@@ -38,12 +38,12 @@ test("a running clock counts down; a waiting or vacationing one stands", () => {
 });
 
 test("no clocks, or a game that is over: nothing is drawn", () => {
-  assert.equal(clocksFor({ status: "active", to_act: [0] }, {}, ["a"], 0, String), "");
-  assert.equal(clocksFor({ status: "finished", clocks: { 0: { remaining: "PT1M" } } }, {}, ["a"], 0, String), "");
+  assert.equal(clocksHtml(readAll({ status: "active", to_act: [0] }, {}), ["a"], 0, String), "");
+  assert.equal(clocksHtml(readAll({ status: "finished", clocks: { 0: { remaining: "PT1M" } } }, {}), ["a"], 0, String), "");
 });
 
 test("the text view says the clocks in words, and little time left is read once for the seat", () => {
-  const { clocksWords, lowNow, readAll } = clocksMore;
+  const { clocksWords, lowNow } = clocksMore;
   const now = Date.parse("2026-01-05T12:00:00Z");
   const view = {
     status: "active",
@@ -57,9 +57,9 @@ test("the text view says the clocks in words, and little time left is read once 
   const read = readAll(view, summary, now);
   const words = clocksWords(read, ["Ann", "Bob"], 0, (iso) => iso.slice(11, 16));
   assert.equal(words, "Clocks: you 50 s left, by 12:00, Bob 10 min 0 s left (on vacation until 12:00).");
-  assert.equal(lowNow(view, summary, 0, now).left, 50_000, "under a fifth of the bank: low");
-  assert.equal(lowNow(view, summary, 1, now), null, "not to act: never low");
-  assert.equal(lowNow(view, summary, null, now), null, "a watcher has no clock of their own");
+  assert.equal(lowNow(read, 0).left, 50_000, "under a fifth of the bank: low");
+  assert.equal(lowNow(read, 1), null, "not to act: never low");
+  assert.equal(lowNow(read, null), null, "a watcher has no clock of their own");
   assert.equal(clocksWords(readAll({ ...view, status: "finished" }, summary, now), ["Ann", "Bob"], 0, String), "");
 });
 

@@ -137,24 +137,12 @@ export function readAll(view, summary, now = Date.now()) {
 }
 
 /**
- * The clocks of a view (else the summary) at `now`, as markup ("" for a table without them).
- * The page shows it outside any live region: it changes every second, and a screen reader
- * would say each change (the warning is said once instead: `lowNow`).
- * @param {any} view @param {any} summary @param {string[]} names
- * @param {number | null | undefined} you @param {(iso: string) => string} fmt
+ * Little time left on `you`'s running clock among the readings: its reading (once a turn is
+ * enough to say it), else null.
+ * @param {ReturnType<typeof readings>} read @param {number | null | undefined} you
  */
-export function clocksFor(view, summary, names, you, fmt, now = Date.now()) {
-  return clocksHtml(readAll(view, summary, now), names, you, fmt);
-}
-
-/**
- * Little time left on `you`'s running clock: its reading (once a turn is enough to say it),
- * else null.
- * @param {any} view @param {any} summary @param {number | null | undefined} you
- */
-export function lowNow(view, summary, you, now = Date.now()) {
-  if (you == null) return null;
-  const mine = readAll(view, summary, now).find((r) => r.seat === you);
+export function lowNow(read, you) {
+  const mine = you == null ? undefined : read.find((r) => r.seat === you);
   return mine && mine.low ? mine : null;
 }
 

@@ -23,7 +23,7 @@ import {
 } from "./ui.js";
 import { seatName } from "./common.js";
 import { N_, t, tn } from "./i18n.js";
-import { clocksFor, lowNow, slot } from "./clocks.js";
+import { clocksHtml, lowNow, readAll, slot } from "./clocks.js";
 import { refusalNotice, rulesHref } from "./rules.js";
 import { Reader } from "./reader.js";
 import { accountGames, claimRefusal, claimSeat, player, signinHref, whoAmI } from "./account.js";
@@ -680,15 +680,16 @@ function drawClocks() {
   const v = S.view;
   const n = names();
   const deadlines = v.status === "active" && !(v.clocks || S.summary.clocks) ? v.deadlines || S.summary.deadlines || {} : {};
+  const read = readAll(v, S.summary); // the clocks are read once a second, for both uses
   morph(
     box,
-    html`${clocksFor(v, S.summary, n, S.seat, fmtTime)}${v.to_act
+    html`${clocksHtml(read, n, S.seat, fmtTime)}${v.to_act
       .filter((s) => deadlines[s])
       .map(
         (s) => html` <span class="deadline" data-deadline="${deadlines[s]}" title="${deadlines[s]}">${s === S.seat ? t("you") : n[s]}: ${until(deadlines[s])}</span>`,
       )}`,
   );
-  const low = acting() && !botPlays() ? lowNow(v, S.summary, S.seat) : null;
+  const low = acting() && !botPlays() ? lowNow(read, S.seat) : null;
   const turn = low ? `${S.id}:${S.seat}:${low.deadline}` : null;
   if (low && turn !== S.warnedLow) {
     S.warnedLow = turn;
