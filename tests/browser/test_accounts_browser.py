@@ -56,8 +56,10 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         yield found
 
 
-def new_page(browser: Any, console: Console, name: str) -> tuple[Any, Any]:
-    ctx = browser.new_context(viewport=DESKTOP)
+def new_page(browser: Any, console: Console, name: str, **options: Any) -> tuple[Any, Any]:
+    """A desktop-sized context (``options``: more of Playwright's, a time zone say) and its
+    page, watched for console errors."""
+    ctx = browser.new_context(viewport=DESKTOP, **options)
     return ctx, console.watch(ctx.new_page(), name)
 
 
@@ -495,8 +497,7 @@ def test_a_rated_games_end_screen_shows_each_rating_before_and_after(
 def test_notice_settings_are_saved_from_the_account_page_at_a_persons_pace(
     browser: Any, console: Console, stack: Stack
 ) -> None:
-    ctx = browser.new_context(viewport=DESKTOP, timezone_id="Asia/Tokyo")
-    page = console.watch(ctx.new_page(), "notice settings")
+    ctx, page = new_page(browser, console, "notice settings", timezone_id="Asia/Tokyo")
     try:
         sign_in(page, stack, "nora-settings@example.com", "Nora")
         page.goto(stack.public + "/signin")
