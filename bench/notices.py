@@ -34,12 +34,12 @@ import os
 import random
 import time
 from collections import Counter
-from pathlib import Path
 
 from rq import Queue
 
 from bench.client import Http
 from bench.report import Row, median, pct, ratio_row, table
+from bench.serve import cpu_seconds
 from bench.servers import ADMIN_TOKEN, Servers
 from projections.views import revealed
 from service import lobby, notices
@@ -49,7 +49,6 @@ from service.connections import connect
 from service.jobs import RQJobQueue
 from service.redis_store import RedisEventStore
 
-TICK = os.sysconf("SC_CLK_TCK")
 EMAIL = os.environ.get("BENCH_NOTICE_EMAIL", "1") == "1"
 GAMES = 40  # games per condition played round-robin (a finished one is replaced)
 WARMUP = 50
@@ -121,9 +120,7 @@ def drain(env: Servers, timeout: float = 60.0) -> None:
 def worker_cpu(env: Servers) -> float:
     """CPU seconds the worker process has used so far (user and system)."""
     pid = next(pid for pid, name in env.names.items() if name == "chronicle")
-    stat = Path(f"/proc/{pid}/stat").read_text()
-    fields = stat[stat.rindex(")") + 2 :].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    return cpu_seconds(pid, children=False)
 
 
 def outcomes(env: Servers) -> str:

@@ -21,6 +21,14 @@ from service.redis_server import free_port
 TICK = os.sysconf("SC_CLK_TCK")
 
 
+def cpu_seconds(pid: int, children: bool = True) -> float:
+    """CPU seconds a process has used (user and system, with its reaped children's unless
+    ``children`` is False), from ``/proc/<pid>/stat``; ``OSError`` once it is gone."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    f = stat[stat.rindex(")") + 2 :].split()  # after the name: the fields from the state on
+    return sum(int(x) for x in f[11 : 15 if children else 13]) / TICK  # utime stime cu cs
+
+
 class ChronicleServe:
     def __init__(
         self,
@@ -70,11 +78,9 @@ class ChronicleServe:
         out = {}
         for pid in self.pids():
             try:
-                stat = Path(f"/proc/{pid}/stat").read_text()
+                out[pid] = cpu_seconds(pid)
             except OSError:
                 continue
-            f = stat[stat.rindex(")") + 2 :].split()
-            out[pid] = sum(int(x) for x in f[11:15]) / TICK  # utime stime cutime cstime
         return out
 
     def stop(self) -> None:
